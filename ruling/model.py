@@ -6,7 +6,6 @@ Nothing here reads files; `ruling.load` builds these objects, and everything els
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -258,10 +257,37 @@ class KnowledgeBase:
 
 def _unknown(what: str, name: str, candidates: list[str]) -> str:
     """`9-31 n'existe pas ; vouliez-vous 9-13 ?` with the closest existing names."""
-    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
+    close = closest(name, candidates)
     msg = f"{what} « {name} » n'existe pas"
     if close:
         msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
     elif candidates and len(candidates) <= 10:
         msg += " ; connus : " + ", ".join(candidates)
     return msg[0].upper() + msg[1:]
+
+
+def closest(name: str, candidates: list[str], n: int = 3) -> list[str]:
+    """The candidates nearest to `name`: fewest edits (a swap of two neighbours is one edit),
+    then same letters in another order (9-31 -> 9-13), then similar length."""
+    limit = max(1, len(name) // 3)
+    scored = []
+    for cand in set(candidates):
+        d = edit_distance(name.lower(), cand.lower())
+        if d <= limit:
+            scored.append((d, sorted(name) != sorted(cand), abs(len(cand) - len(name)), cand))
+    return [c for *_, c in sorted(scored)[:n]]
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[-1]
