@@ -286,7 +286,7 @@ def _build_book(doc: YamlDoc, root: Path, schemas: Schemas, problems: list[Probl
                                     f"le document source « {rev.source} » n'existe pas"))
         current = i == len(data["revisions"]) - 1
         for chapter_file in sorted(rev_dir.glob("*.yaml")):
-            if chapter_file.name == "book.yaml":
+            if chapter_file.name in ("book.yaml", "context.yaml"):  # context.yaml: procedures' shared questions
                 continue
             cdoc = read_yaml(chapter_file, root, problems)
             if cdoc is None or not schemas.validate("chapter", cdoc, problems):
