@@ -1,0 +1,141 @@
+"""French text analysis for search: words, accent folding, stop words, stems.
+
+The same steps run on the rulebook when the index is built and on what a user types,
+so "penalite", "pénalités" and "Pénalité" meet on one term. Order matters: elisions
+are split (l', d', qu', also with ’), words are lowercased and accent-folded, folded
+stop words are dropped (negations are kept: they change a ruling), then stemmed.
+Imported only by `ruling.search` (it needs whoosh for the analyzer classes).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from whoosh.analysis import Filter, StemFilter, StopFilter, Tokenizer
+from whoosh.analysis.acore import Token
+from whoosh.lang import stemmer_for_language, stopwords_for_language
+
+#: Elided particles written before an apostrophe: "l'ordre", "qu'il", "n’a".
+ELISIONS = ("l", "d", "j", "m", "t", "s", "c", "n", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu")
+_APOSTROPHES = "'’‘`´ʼ"
+WORD_RE = re.compile(
+    r"(?:(?P<elision>" + "|".join(sorted(ELISIONS, key=len, reverse=True)) + r")[" + _APOSTROPHES + r"])?"
+    r"(?P<word>[^\W_]+)",
+    re.IGNORECASE,
+)
+MAX_WORD = 40  # longer "words" (pasted garbage) are not indexed nor searched
+
+#: Words that say nothing about a ruling situation; negations are not among them.
+NEGATIONS = frozenset({"ne", "pas", "sans", "aucun", "aucune", "jamais", "plus", "ni", "non", "rien"})
+_EXTRA_STOPS = {
+    "a", "les", "cet", "cette", "ca", "cela", "ceci", "ils", "elles", "leurs", "si", "quoi", "comment",
+    "quand", "quel", "quelle", "quels", "quelles", "lequel", "laquelle", "dont", "donc", "alors", "car",
+    "the", "an", "is", "of", "in", "to", "and", "what", "when", "if", "with", "for",
+}
+
+
+def fold(text: str) -> str:
+    """Lowercase and strip accents: "Brûlée" -> "brulee", "cœur" -> "coeur"."""
+    text = text.lower().replace("œ", "oe").replace("æ", "ae")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+STOP_WORDS = frozenset(fold(w) for w in set(stopwords_for_language("fr")) | _EXTRA_STOPS) - NEGATIONS
+_snowball = stemmer_for_language("fr")
+
+
+@lru_cache(maxsize=20000)
+def stem(word: str) -> str:
+    """French Snowball stem of a folded word, plus the endings folding hides from it.
+
+    Snowball knows "-é/-ée" and "-ité" only with their accents; once folded, "brulee" and
+    "brule" would stem apart, so a final "e", a doubled consonant and "-it"/"-ier" are
+    trimmed after the stemmer, the same way on both sides of the search.
+    """
+    if not word.isalpha():
+        return word
+    s = _snowball(word)
+    while len(s) > 3 and s.endswith("e"):
+        s = s[:-1]
+    for double in ("enn", "onn", "ett", "ell", "eill"):
+        if s.endswith(double):
+            s = s[:-1]
+            break
+    if len(s) > 5 and s.endswith("ier"):
+        s = s[:-2]
+    elif len(s) >= 6 and s.endswith("it"):
+        s = s[:-2]
+    return s
+
+
+def words(text: str) -> list[tuple[str, int, int]]:
+    """(word, start, end) for each word of `text`; "n'" comes out as the negation "ne"."""
+    out = []
+    for m in WORD_RE.finditer(text):
+        if m.group("elision") and m.group("elision").lower() == "n":
+            out.append(("ne", m.start(), m.start("word")))
+        word = m.group("word")
+        if len(word) <= MAX_WORD:
+            out.append((word, m.start("word"), m.end()))
+    return out
+
+
+def analyze(text: str) -> list[str]:
+    """The terms `text` is indexed (or searched) under, in order."""
+    return [stem(w) for w in (fold(w) for w, _, _ in words(text)) if w not in STOP_WORDS]
+
+
+def analyze_spans(text: str) -> list[tuple[str, int, int]]:
+    """(term, start, end) for each indexed word of `text`: what highlighting marks."""
+    out = []
+    for word, start, end in words(text):
+        folded = fold(word)
+        if folded not in STOP_WORDS:
+            out.append((stem(folded), start, end))
+    return out
+
+
+# -- the same steps as whoosh analyzer components (pickled in the index schema) ----------
+
+class FrenchTokenizer(Tokenizer):
+    """Words of French text, with elisions split off (see `words`)."""
+
+    def __eq__(self, other):
+        return self.__class__ is other.__class__
+
+    def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True,
+                 start_pos=0, start_char=0, tokenize=True, mode="", **kwargs):
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        pieces = words(value) if tokenize else [(value, 0, len(value))]
+        for pos, (word, start, end) in enumerate(pieces):
+            t.text = word
+            t.boost = 1.0
+            t.stopped = False
+            if keeporiginal:
+                t.original = word
+            if positions:
+                t.pos = start_pos + pos
+            if chars:
+                t.startchar = start_char + start
+                t.endchar = start_char + end
+            yield t
+
+
+class FoldFilter(Filter):
+    """Lowercase and strip accents, before stop words and stemming see the word."""
+
+    def __eq__(self, other):
+        return self.__class__ is other.__class__
+
+    def __call__(self, tokens):
+        for t in tokens:
+            t.text = fold(t.text)
+            yield t
+
+
+def french_analyzer():
+    """The analyzer of every searchable text field of the index."""
+    return (FrenchTokenizer() | FoldFilter() | StopFilter(stoplist=STOP_WORDS, minsize=1)
+            | StemFilter(stemfn=stem, cachesize=None))
