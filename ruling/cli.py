@@ -14,7 +14,7 @@ from .errors import UserError
 
 
 class RulingGroup(click.Group):
-    """Turns a `UserError` into one French line on stderr and exit status 2."""
+    """Turns every user mistake (ours or click's) into one French line and exit status 2."""
 
     def invoke(self, ctx):
         try:
@@ -22,6 +22,33 @@ class RulingGroup(click.Group):
         except UserError as e:
             click.echo(f"Erreur : {e}", err=True)
             ctx.exit(e.exit_code)
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from .click_fr import unknown_command_fr
+
+            raise UserError(unknown_command_fr(name, list(self.commands)))
+        return super().resolve_command(ctx, args)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except UserError as e:
+            click.echo(f"Erreur : {e}", err=True)
+            rv = e.exit_code
+        except click.ClickException as e:
+            from .click_fr import usage_error_fr
+
+            click.echo(f"Erreur : {usage_error_fr(e)}", err=True)
+            rv = 2
+        except click.Abort:
+            click.echo("\nInterrompu.", err=True)
+            rv = 1
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 def _kb(ctx: click.Context):

@@ -1,0 +1,52 @@
+"""French messages for click's own usage errors (unknown option, missing argument…).
+
+click only speaks English; a TD mid-dispute should read French, with the nearest valid
+name when he mistyped one.
+"""
+from __future__ import annotations
+
+import click
+
+from .model import closest
+
+
+def _param_name(param) -> str:
+    if param is None:
+        return "?"
+    if isinstance(param, click.Option):
+        return "/".join(param.opts)
+    return (param.human_readable_name or param.name or "?").upper()
+
+
+def usage_error_fr(err: click.ClickException) -> str:
+    """One French line for a click usage error."""
+    if isinstance(err, click.NoSuchOption):
+        msg = f"option inconnue : {err.option_name}"
+        if err.possibilities:
+            msg += " ; vouliez-vous " + " ou ".join(sorted(err.possibilities)) + " ?"
+        return msg
+    if isinstance(err, click.MissingParameter):
+        return f"il manque {_param_name(err.param)} ; voir --help"
+    if isinstance(err, click.BadOptionUsage):
+        return f"l'option {err.option_name} attend une valeur ; voir --help"
+    if isinstance(err, click.BadParameter):
+        return f"valeur invalide pour {_param_name(err.param)} : {err.message}"
+    if isinstance(err, click.FileError):
+        return f"fichier illisible : {err.ui_filename}"
+    message = err.format_message()
+    if message.startswith("No such command"):
+        return message  # replaced upstream by RulingGroup.resolve_command
+    if message.startswith("Got unexpected extra argument"):
+        extra = message.split("(", 1)[-1].rstrip(")")
+        return f"argument en trop : {extra} ; mettez les mots entre guillemets ou voir --help"
+    return f"utilisation incorrecte : {message}"
+
+
+def unknown_command_fr(name: str, commands: list[str]) -> str:
+    msg = f"commande inconnue : « {name} »"
+    close = closest(name, commands, n=2)
+    if close:
+        msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
+    else:
+        msg += " ; commandes : " + ", ".join(sorted(commands))
+    return msg
