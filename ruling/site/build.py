@@ -1,0 +1,67 @@
+"""What the mkdocs hook needs besides the pages: the knowledge base, the questionnaire export.
+
+The questionnaire data is a JavaScript file (`window.RULING_QUESTIONNAIRE = {...}`) rather than
+JSON fetched at run time, so the in-browser questionnaire also works from `file://`.
+"""
+from __future__ import annotations
+
+from . import paths
+from .escape import script_json
+from .procview import needs_calculator
+
+DATA_SCRIPT = "assets/javascripts/ruling-questionnaire-data.js"
+MERMAID_SCRIPT = "assets/vendor/mermaid.min.js"
+OFFLINE_WORKER_SHIM = "assets/vendor/iframe-worker-shim.js"
+#: Markers in the hand-written home page, replaced by generated Markdown.
+HOME_MARKERS = {
+    "<!-- ruling:livres -->": "home_books.md.j2",
+    "<!-- ruling:changements -->": "home_changes.md.j2",
+}
+
+
+def load_site():
+    """(SitePages, knowledge-base root) for `RULING_KB` or the checkout's rulebook."""
+    from ..load import load_kb, resolve_root
+    from .pages import SitePages
+
+    root = resolve_root(None)
+    return SitePages(load_kb(root)), root
+
+
+def questionnaire_data(site, url_of) -> dict:
+    """Every procedure (questions, rules) and every clause they cite, with site-relative URLs.
+
+    `url_of("livres/club/02.md#2-5")` gives the built URL (`livres/club/02.html#2-5`).
+    """
+    kb = site.kb
+    procedures, clauses = [], {}
+    for p in site.procedures:
+        book = kb.book(p["book"])
+        procedures.append({
+            "key": f"{p['book']}/{p['id']}", "id": p["id"], "book": p["book"], "bookTitle": book.title,
+            "situation": p["situation"], "title": p["title"], "keywords": p["keywords"],
+            "url": url_of(paths.procedure_page(p["book"], p["id"])),
+            "calculator": needs_calculator(p),
+            "command": f"ruling decide {p['id']} --book {p['book']}",
+            "questions": [{"id": q["id"], "text": q["text"], "type": q["type"], "help": q["help"],
+                           "default": q["default"],
+                           "choices": [{"value": v, "label": label} for v, label in q["choices"]]}
+                          for q in p["questions"]],
+            "rules": [{"when": r["when"], "outcome": r["outcome"], "decision": r["decision"],
+                       "compute": r["compute"], "cites": r["cites"]} for r in p["rules"]],
+        })
+        for citation in (c for r in p["rules"] for c in r["cites"]):
+            clause = kb.find(citation)
+            if clause is None or citation in clauses:
+                continue
+            clauses[citation] = {
+                "citation": citation, "url": url_of(site.clause_pages[citation]),
+                "book": book.title if clause.book == book.id else kb.book(clause.book).title,
+                "title": clause.title, "label": clause.label, "text": clause.text,
+                "items": list(clause.items), "after": clause.after,
+            }
+    return {"procedures": procedures, "clauses": clauses}
+
+
+def questionnaire_script(site, url_of) -> str:
+    return "window.RULING_QUESTIONNAIRE = " + script_json(questionnaire_data(site, url_of)) + ";\n"

@@ -1,0 +1,79 @@
+"""mkdocs hook: builds the site's generated pages from `rulebook/` at build time.
+
+Named in mkdocs.yml (`hooks:`), so `mkdocs build` and `mkdocs serve` work from the YAML alone
+and nothing generated is committed. The knowledge base is the one `ruling` uses: `RULING_KB`,
+else the checkout's `rulebook/`.
+"""
+from __future__ import annotations
+
+import posixpath
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+from ruling.site.build import (DATA_SCRIPT, HOME_MARKERS, MERMAID_SCRIPT, OFFLINE_WORKER_SHIM,
+                               load_site, questionnaire_script)
+
+_state: dict = {}
+
+
+def on_config(config):
+    """Load the knowledge base, render every page, and give the site its navigation."""
+    try:
+        site, root = load_site()
+    except Exception as e:  # a broken knowledge base: one readable line, not a traceback
+        raise PluginError(f"base de règles illisible : {e}") from None
+    _state.update(site=site, pages=site.render())
+    if not config.nav:
+        config.nav = site.nav()
+    if str(root) not in [str(w) for w in config.watch]:
+        config.watch.append(str(root))
+    # The offline plugin points the file:// search worker at a CDN; serve our copy instead.
+    polyfills = config.extra.get("polyfills") or []
+    config.extra["polyfills"] = [OFFLINE_WORKER_SHIM if "iframe-worker" in str(p) else p for p in polyfills]
+    return config
+
+
+def on_files(files, config):
+    """Add the generated pages, the original documents and the questionnaire data."""
+    site = _state["site"]
+    for path, content in _state["pages"].items():
+        _replace(files, File.generated(config, path, content=content))
+    for dest, src in site.downloads():
+        _replace(files, File.generated(config, dest, abs_src_path=src))
+
+    def url_of(target: str) -> str:
+        path, _, anchor = target.partition("#")
+        file = files.get_file_from_path(path)
+        url = file.url if file is not None else path
+        return f"{url}#{anchor}" if anchor else url
+
+    _replace(files, File.generated(config, DATA_SCRIPT, content=questionnaire_script(site, url_of)))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Fill the home page's generated parts (the books, the latest changes)."""
+    if page.file.src_uri != "index.md":
+        return markdown
+    site = _state["site"]
+    for marker, template in HOME_MARKERS.items():
+        if marker in markdown:
+            markdown = markdown.replace(marker, site.render_fragment(template, "index.md"))
+    return markdown
+
+
+def on_post_page(output, page, config):
+    """Load the bundled Mermaid only on the pages that draw a flowchart."""
+    if 'class="mermaid"' not in output:
+        return output
+    folder = page.url if page.url.endswith("/") else posixpath.dirname(page.url)
+    src = posixpath.relpath(MERMAID_SCRIPT, folder.rstrip("/") or ".")
+    return output.replace("</body>", f'<script src="{src}"></script>\n</body>', 1)
+
+
+def _replace(files, file: File) -> None:
+    old = files.get_file_from_path(file.src_uri)
+    if old is not None:
+        files.remove(old)
+    files.append(file)

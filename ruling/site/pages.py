@@ -1,0 +1,447 @@
+"""The generated pages of the published site, rendered from the knowledge base with jinja2.
+
+`SitePages(kb).render()` returns `{source path: Markdown}`; the mkdocs hook adds them to the
+build. Output is deterministic (knowledge-base order, no dates) and every value a template
+prints is escaped (see `escape.py`) unless it was built here as Markdown on purpose.
+"""
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from pathlib import Path
+
+from markupsafe import Markup
+
+from . import paths
+from .escape import md_text, mermaid_label
+from .history import redline_html, revision_diff
+from .procview import answer_label, needs_calculator, placeholders, procedure_data
+from .walk import decision_tree
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+_SAFE_ANCHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def make_env():
+    """jinja2 environment: StrictUndefined, and every printed value escaped by default."""
+    import jinja2
+
+    from .escape import finalize
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        finalize=finalize,
+        autoescape=True,  # macros return Markup; finalize has already escaped for Markdown
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["md"] = md_text
+    env.filters["join"] = lambda values, sep="": md_text(sep).join(md_text(v) for v in values)
+    return env
+
+
+def link(text, target: str, from_page: str) -> Markup:
+    """A Markdown link whose text reads literally; mkdocs checks the target and its anchor."""
+    return Markup(f"[{md_text(text)}]({paths.relative(from_page, target)})")
+
+
+class SitePages:
+    """Everything generated for one knowledge base: pages, nav, downloads, questionnaire data."""
+
+    def __init__(self, kb):
+        self.kb = kb
+        self.env = make_env()
+        self.procedures = [procedure_data(p) for p in kb.procedures]
+        self._proc_by_key = {(p["book"], p["id"]): p for p in self.procedures}
+        self._diffs: dict = {}
+
+    # -- locations -------------------------------------------------------------------------
+    @cached_property
+    def clause_pages(self) -> dict[str, str]:
+        """citation -> `page.md#anchor` for every clause of every revision."""
+        out = {}
+        for book in self.kb.books:
+            for rev in book.revisions:
+                for ch in rev.chapters:
+                    page = paths.chapter_page(book, rev, ch)
+                    for c in ch.clauses:
+                        out[c.citation] = f"{page}#{self.anchor(c)}"
+        return out
+
+    @staticmethod
+    def anchor(clause) -> str:
+        return clause.id if _SAFE_ANCHOR.match(clause.id) else paths.slug(clause.id)
+
+    def clause_link(self, citation: str, from_page: str, text: str | None = None) -> Markup:
+        target = self.clause_pages.get(citation)
+        if target is None:  # a cite the loader let through but that no page shows
+            return md_text(text or citation)
+        return link(text or citation, target, from_page)
+
+    def procedure_link(self, proc: dict, from_page: str) -> Markup:
+        return link(proc["title"], paths.procedure_page(proc["book"], proc["id"]), from_page)
+
+    # -- glossary ----------------------------------------------------------------------------
+    @cached_property
+    def glossary_index(self) -> dict[str, dict]:
+        """casefolded term, English word or synonym -> glossary entry."""
+        index: dict[str, dict] = {}
+        for entry in self.kb.glossary:
+            for word in [entry["term"], *entry.get("en", []), *entry.get("synonyms", [])]:
+                index.setdefault(word.casefold(), entry)
+        return index
+
+    @cached_property
+    def glossary_anchors(self) -> dict[str, str]:
+        """term -> anchor, unique even when two terms differ only by accents."""
+        out: dict[str, str] = {}
+        for entry in self.kb.glossary:
+            anchor, n = paths.glossary_anchor(entry["term"]), 1
+            while anchor in out.values():
+                n += 1
+                anchor = f"{paths.glossary_anchor(entry['term'])}-{n}"
+            out.setdefault(entry["term"], anchor)
+        return out
+
+    def topic_view(self, topic: str, from_page: str) -> Markup:
+        """A clause topic, linked to its glossary entry with the other words for it (search finds them)."""
+        entry = self.glossary_index.get(topic.casefold())
+        if entry is None:
+            return md_text(topic)
+        others = [w for w in [entry["term"], *entry.get("synonyms", []), *entry.get("en", [])]
+                  if w.casefold() != topic.casefold()]
+        out = link(topic, f"glossaire.md#{self.glossary_anchors[entry['term']]}", from_page)
+        if others:
+            out += Markup(" (") + md_text(", ".join(others)) + Markup(")")
+        return out
+
+    # -- views -----------------------------------------------------------------------------------
+    def clause_view(self, clause, page: str) -> dict:
+        label = clause.label
+        if label and label.isdigit():
+            label = f"Article {label}"
+        heading = " — ".join(x for x in (label, clause.title) if x) or f"§ {clause.id}"
+        procs = [self._proc_by_key.get((p.book, p.id)) for p in self.kb.procedures_citing(clause)]
+        return {
+            "anchor": Markup(self.anchor(clause)),
+            "heading": heading,
+            "citation": clause.citation,
+            "text": clause.text,
+            "bullets": clause.items,
+            "after": clause.after,
+            "note": clause.note,
+            "kind": clause.kind,
+            "informative": clause.kind == "informative",
+            "refs": [self.clause_link(clause.ref_citation(r), page) for r in clause.refs],
+            "cited_by": [self.clause_link(c, page) for c in self.kb.cited_by(clause)],
+            "procedures": [self.procedure_link(p, page) for p in procs if p],
+            "topics": [self.topic_view(t, page) for t in clause.topics],
+            "no_procedure": clause.procedure,
+        }
+
+    def chapter_heading(self, chapter) -> str:
+        if str(chapter.id).isdigit():
+            return f"Chapitre {chapter.id}" + (f" — {chapter.title}" if chapter.title else "")
+        return chapter.title or str(chapter.id)
+
+    def revision_label(self, book, rev) -> str:
+        return rev.title + ("" if rev.id == book.current.id else f" ({rev.id})")
+
+    # -- rendering ---------------------------------------------------------------------------------
+    def render(self) -> dict[str, str]:
+        """Every generated page: {source path: Markdown}."""
+        pages: dict[str, str] = {}
+        pages["livres/index.md"] = self._render("books.md.j2", page="livres/index.md", books=self.book_summaries("livres/index.md"))
+        for book in self.kb.books:
+            for rev in book.revisions:
+                older = None if rev.id == book.current.id else rev.id
+                index = paths.book_index(book.id, older)
+                pages[index] = self._render("book.md.j2", **self.book_view(book, rev, index))
+                for ch in rev.chapters:
+                    page = paths.chapter_page(book, rev, ch)
+                    pages[page] = self._render(
+                        "chapter.md.j2", page=page, book=book.title, revision=self.revision_label(book, rev),
+                        book_link=link(book.title, index, page), older=older is not None,
+                        heading=self.chapter_heading(ch), note=ch.note,
+                        clauses=[self.clause_view(c, page) for c in ch.clauses])
+        pages["procedures/index.md"] = self._render("procedures.md.j2", **self.procedures_view("procedures/index.md"))
+        for proc in self.procedures:
+            page = paths.procedure_page(proc["book"], proc["id"])
+            pages[page] = self._render("procedure.md.j2", **self.procedure_view(proc, page))
+        pages["questionnaire.md"] = self._render("questionnaire.md.j2", **self.procedures_view("questionnaire.md"))
+        pages["comparaison.md"] = self._render("comparison.md.j2", **self.comparison_view("comparaison.md"))
+        pages["historique.md"] = self._render("history.md.j2", **self.history_view("historique.md"))
+        pages["glossaire.md"] = self._render("glossary.md.j2", **self.glossary_view("glossaire.md"))
+        pages["documents.md"] = self._render("documents.md.j2", **self.documents_view("documents.md"))
+        return pages
+
+    def _render(self, template: str, **context) -> str:
+        return self.env.get_template(template).render(**context)
+
+    def render_fragment(self, template: str, page: str) -> str:
+        """A piece of the hand-written home page (books, latest changes)."""
+        if template == "home_books.md.j2":
+            return self._render(template, books=self.book_summaries(page))
+        return self._render(template, **self.history_view(page))
+
+    # -- books -------------------------------------------------------------------------------------
+    def book_summaries(self, page: str) -> list[dict]:
+        out = []
+        for book in self.kb.books:
+            procs = [p for p in self.procedures if p["book"] == book.id]
+            out.append({
+                "link": link(book.title, paths.book_index(book.id), page),
+                "description": book.description, "kind": _KIND_LABELS.get(book.kind, book.kind),
+                "clauses": len(book.current.clauses()), "chapters": len(book.current.chapters),
+                "procedures": len(procs), "revisions": len(book.revisions),
+            })
+        return out
+
+    def book_view(self, book, rev, page: str) -> dict:
+        chapters = []
+        for ch in rev.chapters:
+            ids = [c.label or c.id for c in ch.clauses]
+            chapters.append({"link": link(self.chapter_heading(ch), paths.chapter_page(book, rev, ch), page),
+                             "count": len(ch.clauses), "first": ids[0] if ids else "", "last": ids[-1] if ids else ""})
+        others = [{"link": link(self.revision_label(book, r), paths.book_index(book.id, None if r.id == book.current.id else r.id), page),
+                   "partial": r.partial, "current": r.id == book.current.id}
+                  for r in book.revisions if r.id != rev.id]
+        procs = [self.procedure_link(p, page) for p in self.procedures if p["book"] == book.id] if rev.id == book.current.id else []
+        source = link(paths.source_document(book, rev).rsplit("/", 1)[-1], paths.source_document(book, rev), page)
+        return {"page": page, "title": book.title, "description": book.description, "note": book.note,
+                "revision": self.revision_label(book, rev), "revision_note": rev.note, "partial": rev.partial,
+                "current": rev.id == book.current.id, "kind": _KIND_LABELS.get(book.kind, book.kind),
+                "chapters": chapters, "others": others, "procedures": procs, "source": source,
+                "history": link("Historique des révisions", "historique.md", page)}
+
+    # -- procedures -----------------------------------------------------------------------------
+    def procedures_view(self, page: str) -> dict:
+        groups = []
+        for book in self.kb.books:
+            procs = [p for p in self.procedures if p["book"] == book.id]
+            if procs:
+                groups.append({"book": book.title, "procedures": [
+                    {"link": self.procedure_link(p, page), "situation": p["situation"], "key": f"{p['book']}/{p['id']}",
+                     "calculator": needs_calculator(p), "keywords": ", ".join(p["keywords"])} for p in procs]})
+        return {"page": page, "groups": groups, "count": len(self.procedures)}
+
+    def procedure_view(self, proc: dict, page: str) -> dict:
+        questions = {q["id"]: q for q in proc["questions"]}
+        used = [q for q in proc["questions"] if any(q["id"] in r["when"] for r in proc["rules"])]
+        inputs = [q for q in proc["questions"] if q not in used]
+        rows = []
+        for r in proc["rules"]:
+            cells = [answer_label(q, r["when"][q["id"]]) if q["id"] in r["when"] else "—" for q in used]
+            rows.append({"cells": cells, "outcome": r["outcome"], "decision": r["decision"],
+                         "compute": r["compute"], "placeholders": placeholders(r["decision"]),
+                         "cites": [self.clause_link(c, page) for c in r["cites"]]})
+        cited = []
+        for citation in dict.fromkeys(c for r in proc["rules"] for c in r["cites"]):
+            clause = self.kb.find(citation)
+            if clause is not None:
+                cited.append({"link": self.clause_link(citation, page), "text": clause.text,
+                              "bullets": clause.items, "after": clause.after})
+        book = self.kb.book(proc["book"])
+        same_situation = [self.procedure_link(p, page) for p in self.procedures
+                          if p["situation"] == proc["situation"] and p is not proc]
+        return {
+            "page": page, "title": proc["title"], "book": link(book.title, paths.book_index(book.id), page),
+            "key": f"{proc['book']}/{proc['id']}", "situation": proc["situation"],
+            "comparison": link("comparer", f"comparaison.md#{paths.situation_anchor(proc['situation'])}", page),
+            "keywords": ", ".join(proc["keywords"]), "note": proc["note"],
+            "questions": [{"id": q["id"], "text": q["text"], "help": q["help"], "origin": _ORIGINS.get(q["origin"], q["origin"]),
+                           "answers": self.answers_text(q)} for q in used],
+            "inputs": [{"id": q["id"], "text": q["text"], "help": q["help"]} for q in inputs],
+            "columns": [q["text"] for q in used], "rows": rows, "cited": cited,
+            "calculator": needs_calculator(proc), "same_situation": same_situation,
+            "flowchart": Markup(self.flowchart(proc, questions)),
+            "command": f"ruling decide {proc['id']} --book {proc['book']}",
+        }
+
+    @staticmethod
+    def answers_text(q: dict) -> str:
+        if q["type"] == "bool":
+            return "oui / non"
+        if q["type"] == "choice":
+            return " / ".join(label for _, label in q["choices"])
+        return "un montant en jetons" if q["type"] == "amount" else "une liste de montants"
+
+    def flowchart(self, proc: dict, questions: dict) -> str:
+        """Mermaid source of the questionnaire's decision tree ('' if too big to draw)."""
+        tree = decision_tree(proc)
+        if not tree.complete or not (tree.questions or tree.outcomes):
+            return ""
+        rules = {r["outcome"]: r for r in proc["rules"]}
+        lines = ["flowchart TD"]
+        for node, qid in tree.questions:
+            lines.append(f"    {node}{{{mermaid_label(questions[qid]['text'])}}}")
+        for i, outcome in enumerate(tree.outcomes):
+            decision = rules[outcome]["decision"]
+            short = decision if len(decision) <= 110 else decision[:107].rstrip() + "…"
+            lines.append(f"    o{i}[{mermaid_label(short)}]")
+        for n in range(1, tree.dead_ends + 1):
+            lines.append(f"    x{n}[{mermaid_label('aucune règle')}]")
+        out_ids = {o: f"o{i}" for i, o in enumerate(tree.outcomes)}
+        node_of_q = dict(tree.questions)
+        for src, dst, ans in tree.edges:
+            kind, _, name = dst.partition(":")
+            target = out_ids[name] if kind == "o" else (f"x{name}" if kind == "x" else dst)
+            label = answer_label(questions[node_of_q[src]], ans)
+            lines.append(f"    {src} -->|{mermaid_label(label)}| {target}")
+        for i, outcome in enumerate(tree.outcomes):
+            lines.append(f"    class o{i} decision")
+        lines.append("    classDef decision fill:#e8f5e9,stroke:#2e7d32")
+        return "\n".join(lines)
+
+    # -- comparison --------------------------------------------------------------------------------
+    def comparison_view(self, page: str) -> dict:
+        by_situation: dict[str, list[dict]] = {}
+        for p in self.procedures:
+            by_situation.setdefault(p["situation"], []).append(p)
+        shared, single = [], []
+        for situation, procs in sorted(by_situation.items()):
+            books = [p["book"] for p in procs]
+            outcomes = list(dict.fromkeys(r["outcome"] for p in procs for r in p["rules"]))
+            rows = []
+            for outcome in outcomes:
+                cells, present = [], 0
+                for p in procs:
+                    rule = next((r for r in p["rules"] if r["outcome"] == outcome), None)
+                    if rule is None:
+                        cells.append(None)
+                    else:
+                        present += 1
+                        cells.append({"decision": rule["decision"],
+                                      "cites": [self.clause_link(c, page) for c in rule["cites"]]})
+                rows.append({"outcome": outcome, "cells": cells, "common": present == len(procs),
+                             "only": [self.kb.book(b).title for b, c in zip(books, cells) if c is not None]})
+            entry = {"situation": situation, "anchor": Markup(paths.situation_anchor(situation)),
+                     "title": procs[0]["title"],
+                     "procedures": [{"book": self.kb.book(p["book"]).title, "link": self.procedure_link(p, page),
+                                     "questions": [q["text"] for q in p["questions"]
+                                                   if any(q["id"] in r["when"] for r in p["rules"])]} for p in procs],
+                     "books": [self.kb.book(b).title for b in books], "rows": rows,
+                     "differences": sum(1 for r in rows if not r["common"])}
+            (shared if len(procs) > 1 else single).append(entry)
+        return {"page": page, "shared": shared, "single": single}
+
+    # -- history -----------------------------------------------------------------------------------
+    def history_view(self, page: str) -> dict:
+        books = []
+        for book in self.kb.books:
+            revisions = []
+            for rev in book.revisions:
+                older = None if rev.id == book.current.id else rev.id
+                revisions.append({"id": rev.id, "title": rev.title, "partial": rev.partial, "note": rev.note,
+                                  "current": older is None, "clauses": len(rev.clauses()),
+                                  "link": link(self.revision_label(book, rev), paths.book_index(book.id, older), page),
+                                  "source": link("document original", paths.source_document(book, rev), page)})
+            redlines = [self.redline(book, old, new, page) for old, new in zip(book.revisions, book.revisions[1:])]
+            books.append({"id": book.id, "title": book.title, "revisions": revisions, "redlines": redlines,
+                          "anchor": Markup(f"livre-{paths.slug(book.id)}")})
+        return {"page": page, "books": books}
+
+    def redline(self, book, old, new, page: str) -> dict:
+        """The changes from one revision to the next, word by word (when ruling.diff is there)."""
+        view = {"old": self.revision_label(book, old), "new": self.revision_label(book, new),
+                "old_id": Markup(paths.slug(old.id)), "new_id": Markup(paths.slug(new.id)),
+                "scope": None, "changes": None, "counts": [], "procedures": [], "refs": []}
+        key = (book.id, old.id, new.id)
+        if key not in self._diffs:  # the home page and the history page show the same diff
+            self._diffs[key] = revision_diff(self.kb, book, old, new)
+        result = self._diffs[key]
+        if result is None:
+            return view
+        chapters = {ch.id: ch for ch in new.chapters}
+        view["scope"] = [self.chapter_heading(chapters[c]) for c in result.scope if c in chapters] if result.scope else None
+        view["counts"] = [(_STATUS_LABELS.get(s, s), n) for s, n in result.counts().items() if n]
+        view["changes"] = [{
+            "status": _STATUS_LABELS.get(ch.status, ch.status),
+            "old": self.clause_link(ch.old.citation, page) if ch.old else None,
+            "new": self.clause_link(ch.new.citation, page) if ch.new else None,
+            "redline": Markup(redline_html(ch.words)),
+        } for ch in result.changes if ch.status != "unchanged"]
+        procs = {(p["book"], p["id"]): p for p in self.procedures}
+        view["procedures"] = [{"link": self.procedure_link(procs[(i["book"], i["procedure"])], page)
+                               if (i["book"], i["procedure"]) in procs else md_text(i["procedure"]),
+                               "message": i["message"]} for i in result.impact.get("procedures", [])]
+        view["refs"] = [i["message"] for i in result.impact.get("refs", [])]
+        return view
+
+    # -- glossary, documents ----------------------------------------------------------------------
+    def glossary_view(self, page: str) -> dict:
+        entries = []
+        for entry in sorted(self.kb.glossary, key=lambda e: _sort_key(e["term"])):
+            words = {w.casefold() for w in [entry["term"], *entry.get("en", []), *entry.get("synonyms", [])]}
+            clauses = [c for c in self.kb.clauses() if any(t.casefold() in words for t in c.topics)]
+            entries.append({"term": entry["term"], "anchor": Markup(self.glossary_anchors[entry["term"]]),
+                            "en": ", ".join(entry.get("en", [])), "synonyms": ", ".join(entry.get("synonyms", [])),
+                            "definition": entry.get("definition"),
+                            "clauses": [self.clause_link(c.citation, page) for c in clauses]})
+        return {"page": page, "entries": entries}
+
+    def downloads(self) -> list[tuple[str, str]]:
+        """(site path, file on disk) of every original document."""
+        out = []
+        for book in self.kb.books:
+            for rev in book.revisions:
+                src = Path(book.dir) / (rev.source or book.source)
+                if src.is_file():
+                    out.append((paths.source_document(book, rev), str(src)))
+        return out
+
+    def documents_view(self, page: str) -> dict:
+        docs = []
+        present = dict(self.downloads())
+        for book in self.kb.books:
+            for rev in book.revisions:
+                target = paths.source_document(book, rev)
+                if target in present:
+                    size = Path(present[target]).stat().st_size
+                    docs.append({"book": book.title, "revision": self.revision_label(book, rev),
+                                 "link": link(target.rsplit("/", 1)[-1], target, page),
+                                 "size": f"{size / 1024:.1f} Ko".replace(".", ",")})
+        return {"page": page, "documents": docs}
+
+    # -- navigation ----------------------------------------------------------------------------------
+    def nav(self) -> list:
+        """The mkdocs `nav`: home, questionnaire, books by chapter, procedures, reference pages."""
+        books = ["livres/index.md"]
+        for book in self.kb.books:
+            entries: list = [paths.book_index(book.id)]
+            for ch in book.current.chapters:
+                entries.append({self.chapter_heading(ch): paths.chapter_page(book, book.current, ch)})
+            for rev in book.revisions[:-1]:
+                old = [paths.book_index(book.id, rev.id)]
+                old += [{self.chapter_heading(ch): paths.chapter_page(book, rev, ch)} for ch in rev.chapters]
+                entries.append({self.revision_label(book, rev): old})
+            books.append({book.title: entries})
+        procs: list = ["procedures/index.md"]
+        for book in self.kb.books:
+            mine = [{p["title"]: paths.procedure_page(p["book"], p["id"])} for p in self.procedures if p["book"] == book.id]
+            if mine:
+                procs.append({book.title: mine})
+        return [
+            {"Accueil": "index.md"},
+            {"Questionnaire": "questionnaire.md"},
+            {"Livres": books},
+            {"Procédures": procs},
+            {"Comparaison": "comparaison.md"},
+            {"Historique": "historique.md"},
+            {"Glossaire": "glossaire.md"},
+            {"Documents": "documents.md"},
+        ]
+
+
+def _sort_key(term: str) -> str:
+    import unicodedata
+
+    return unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode().casefold()
+
+
+_KIND_LABELS = {"tournament": "tournoi", "cash": "partie d'argent (cash game)", "house": "règles de la maison"}
+_ORIGINS = {"procedure": "", "context": "contexte du livre", "calculator": "entrée du calcul"}
+_STATUS_LABELS = {"unchanged": "inchangée", "typography": "typographie", "modified": "modifiée",
+                  "renumbered": "renumérotée", "added": "ajoutée", "removed": "supprimée"}

@@ -1,0 +1,55 @@
+"""Procedures as plain data for the site: what the pages, the flowchart and the browser read.
+
+Built from `Procedure.to_json()` (the shape of `ruling procedures --json`), so the site and the
+in-browser questionnaire see exactly what the command line sees.
+"""
+from __future__ import annotations
+
+import re
+
+PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
+
+
+def procedure_data(proc) -> dict:
+    """`{id, book, situation, title, keywords, note, questions, rules}` with ordered choices."""
+    data = proc.to_json()
+    questions = []
+    for q in data.get("questions", []):
+        choices = [(c["value"], c["label"]) for c in (q.get("choices") or [])]
+        questions.append({
+            "id": q["id"], "text": q["text"], "type": q.get("type") or ("choice" if choices else "bool"),
+            "choices": choices, "help": q.get("help"), "default": q.get("default"),
+            "origin": q.get("origin") or "procedure",
+        })
+    rules = []
+    for r in data.get("outcomes", []):
+        when = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in (r.get("when") or {}).items()}
+        rules.append({
+            "when": when, "outcome": r["outcome"], "decision": r["decision"],
+            "compute": r.get("compute"), "cites": list(r.get("cites") or []),
+        })
+    return {
+        "id": data["id"], "book": data["book"], "situation": data["situation"], "title": data["title"],
+        "keywords": list(data.get("keywords") or []), "note": getattr(proc, "note", None),
+        "questions": questions, "rules": rules,
+    }
+
+
+def answer_label(question: dict, value) -> str:
+    """How an answer reads in French (`oui`, `non`, or the choice's label)."""
+    if isinstance(value, list):
+        return " ou ".join(answer_label(question, v) for v in value)
+    if question["type"] == "bool":
+        return "oui" if value else "non"
+    for key, label in question["choices"]:
+        if key == value:
+            return label
+    return str(value)
+
+
+def needs_calculator(data: dict) -> bool:
+    return any(r["compute"] for r in data["rules"])
+
+
+def placeholders(decision: str) -> list[str]:
+    return PLACEHOLDER_RE.findall(decision)

@@ -1,0 +1,298 @@
+/* The in-browser questionnaire: walks a decision procedure to its decision and cited clauses.
+ *
+ * The procedures come from window.RULING_QUESTIONNAIRE, written at build time by the site hook
+ * (assets/javascripts/ruling-questionnaire-data.js), so this works from file:// too: no fetch,
+ * no framework, no CDN. The walk is the command line's: a rule whose whole condition is
+ * answered and met is the decision; otherwise the next question is the first unanswered key of
+ * the first rule still possible (rules in order, then their `when` keys). Text is always set
+ * with textContent, never parsed as HTML.
+ */
+(function () {
+  "use strict";
+
+  var DATA = window.RULING_QUESTIONNAIRE || { procedures: [], clauses: {} };
+
+  // -- the walk (same as ruling/site/walk.py) --------------------------------------------------
+  function same(expected, answer) {
+    return typeof expected === typeof answer && expected === answer;
+  }
+
+  function matches(condition, answer) {
+    if (Array.isArray(condition)) {
+      return condition.some(function (c) { return same(c, answer); });
+    }
+    return same(condition, answer);
+  }
+
+  function has(answers, q) {
+    return Object.prototype.hasOwnProperty.call(answers, q);
+  }
+
+  function decided(rule, answers) {
+    return Object.keys(rule.when).every(function (q) {
+      return has(answers, q) && matches(rule.when[q], answers[q]);
+    });
+  }
+
+  function possible(rule, answers) {
+    return Object.keys(rule.when).every(function (q) {
+      return !has(answers, q) || matches(rule.when[q], answers[q]);
+    });
+  }
+
+  function step(proc, answers) {
+    var i, rule, keys, k;
+    for (i = 0; i < proc.rules.length; i++) {
+      if (decided(proc.rules[i], answers)) { return { decision: proc.rules[i] }; }
+    }
+    for (i = 0; i < proc.rules.length; i++) {
+      rule = proc.rules[i];
+      if (!possible(rule, answers)) { continue; }
+      keys = Object.keys(rule.when);
+      for (k = 0; k < keys.length; k++) {
+        if (!has(answers, keys[k])) { return { question: keys[k] }; }
+      }
+    }
+    return {};
+  }
+
+  // -- small DOM helpers ------------------------------------------------------------------------
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined && text !== null) { node.textContent = text; }
+    return node;
+  }
+
+  function button(label, className, onClick) {
+    var b = el("button", "md-button " + (className || ""), label);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function siteUrl(path) {
+    // material's page config knows the way back to the site root from this page ("." or "../..").
+    var base = ".";
+    var config = document.getElementById("__config");
+    if (config) {
+      try { base = JSON.parse(config.textContent).base || "."; } catch (e) { base = "."; }
+    }
+    return base.replace(/\/+$/, "") + "/" + path;
+  }
+
+  function fold(text) {
+    return String(text).toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/[’']/g, " ");
+  }
+
+  function findProcedure(key) {
+    for (var i = 0; i < DATA.procedures.length; i++) {
+      if (DATA.procedures[i].key === key) { return DATA.procedures[i]; }
+    }
+    return null;
+  }
+
+  function questionOf(proc, id) {
+    for (var i = 0; i < proc.questions.length; i++) {
+      if (proc.questions[i].id === id) { return proc.questions[i]; }
+    }
+    return { id: id, text: id, type: "bool", choices: [] };
+  }
+
+  function options(question) {
+    if (question.type === "bool") {
+      return [{ value: true, label: "Oui" }, { value: false, label: "Non" }];
+    }
+    return question.choices || [];
+  }
+
+  function answerLabel(question, value) {
+    var opts = options(question);
+    for (var i = 0; i < opts.length; i++) {
+      if (same(opts[i].value, value)) { return opts[i].label; }
+    }
+    return String(value);
+  }
+
+  // -- one questionnaire widget ------------------------------------------------------------------
+  function Questionnaire(root) {
+    this.root = root;
+    this.fixed = root.getAttribute("data-procedure") || "";
+    this.proc = null;
+    this.order = [];  // question ids in the order they were answered
+    this.answers = {};
+  }
+
+  Questionnaire.prototype.start = function (proc) {
+    this.proc = proc;
+    this.order = [];
+    this.answers = {};
+    this.render();
+  };
+
+  Questionnaire.prototype.answer = function (qid, value) {
+    this.order.push(qid);
+    this.answers[qid] = value;
+    this.render();
+  };
+
+  Questionnaire.prototype.backTo = function (index) {
+    var self = this;
+    this.order.slice(index).forEach(function (q) { delete self.answers[q]; });
+    this.order = this.order.slice(0, index);
+    this.render();
+  };
+
+  Questionnaire.prototype.render = function () {
+    var box = this.root;
+    box.textContent = "";
+    if (!this.proc) {
+      var first = findProcedure(this.fixed || (location.hash.match(/procedure=([^&]+)/) || [])[1] || "");
+      if (first) { this.proc = first; } else { box.appendChild(this.picker()); return; }
+    }
+    box.appendChild(this.header());
+    box.appendChild(this.history());
+    var next = step(this.proc, this.answers);
+    if (next.decision) {
+      box.appendChild(this.decision(next.decision));
+    } else if (next.question) {
+      box.appendChild(this.question(questionOf(this.proc, next.question)));
+    } else {
+      box.appendChild(el("p", "rq-none", "Aucune règle de cette procédure ne couvre ces réponses : consultez la table de décision."));
+    }
+  };
+
+  Questionnaire.prototype.picker = function () {
+    var self = this;
+    var wrap = el("div", "rq-picker");
+    var label = el("label", "rq-label", "Décrivez la situation (un mot suffit : flop, absent, carte exposée…)");
+    var input = el("input", "rq-filter md-input");
+    input.type = "search";
+    input.setAttribute("aria-label", "Filtrer les situations");
+    label.appendChild(input);
+    wrap.appendChild(label);
+    var list = el("div", "rq-list");
+    wrap.appendChild(list);
+    function fill() {
+      var words = fold(input.value).split(/\s+/).filter(Boolean);
+      list.textContent = "";
+      var shown = 0;
+      DATA.procedures.forEach(function (proc) {
+        var hay = fold([proc.title, proc.bookTitle, proc.situation].concat(proc.keywords).join(" "));
+        if (!words.every(function (w) { return hay.indexOf(w) >= 0; })) { return; }
+        shown++;
+        var item = button(proc.title, "rq-procedure", function () { self.start(proc); });
+        item.appendChild(el("span", "rq-book", proc.bookTitle));
+        list.appendChild(item);
+      });
+      if (!shown) { list.appendChild(el("p", "rq-none", "Aucune situation ne correspond ; essayez un autre mot.")); }
+    }
+    input.addEventListener("input", fill);
+    fill();
+    return wrap;
+  };
+
+  Questionnaire.prototype.header = function () {
+    var self = this;
+    var head = el("div", "rq-header");
+    var title = el("p", "rq-title");
+    var link = el("a", "", this.proc.title);
+    link.href = siteUrl(this.proc.url);
+    title.appendChild(link);
+    title.appendChild(el("span", "rq-book", " — " + this.proc.bookTitle));
+    head.appendChild(title);
+    if (!this.fixed) {
+      head.appendChild(button("Autre situation", "rq-other", function () { self.proc = null; location.hash = ""; self.render(); }));
+    }
+    return head;
+  };
+
+  Questionnaire.prototype.history = function () {
+    var self = this;
+    var list = el("ol", "rq-history");
+    this.order.forEach(function (qid, index) {
+      var q = questionOf(self.proc, qid);
+      var item = el("li", "rq-answered");
+      item.appendChild(el("span", "rq-answered-question", q.text + " "));
+      item.appendChild(el("strong", "rq-answered-value", answerLabel(q, self.answers[qid])));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(button("Modifier", "rq-change", function () { self.backTo(index); }));
+      list.appendChild(item);
+    });
+    return list;
+  };
+
+  Questionnaire.prototype.question = function (q) {
+    var self = this;
+    var box = el("div", "rq-question");
+    box.appendChild(el("p", "rq-question-text", q.text));
+    if (q.help) { box.appendChild(el("p", "rq-help", q.help)); }
+    var buttons = el("div", "rq-choices");
+    options(q).forEach(function (opt) {
+      var primary = q["default"] !== null && q["default"] !== undefined && same(q["default"], opt.value);
+      buttons.appendChild(button(opt.label, "rq-choice" + (primary ? " md-button--primary" : ""),
+        function () { self.answer(q.id, opt.value); }));
+    });
+    box.appendChild(buttons);
+    return box;
+  };
+
+  Questionnaire.prototype.decision = function (rule) {
+    var self = this;
+    var box = el("div", "rq-decision admonition success");
+    box.appendChild(el("p", "admonition-title", "Décision"));
+    var text = rule.decision;
+    if (rule.compute) {
+      text = text.replace(/\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g, "[montant à calculer]");
+    }
+    box.appendChild(el("p", "rq-decision-text", text));
+    if (rule.compute) {
+      box.appendChild(el("p", "rq-compute",
+        "Le montant se calcule avec la règle citée ci-dessous (ses exemples chiffrés montrent le calcul) ; " +
+        "en ligne de commande, « " + this.proc.command + " » le donne exactement."));
+    }
+    var cites = el("div", "rq-cites");
+    cites.appendChild(el("p", "rq-cites-title", rule.cites.length > 1 ? "Règles citées, à lire à la table :" : "Règle citée, à lire à la table :"));
+    rule.cites.forEach(function (citation) {
+      var clause = DATA.clauses[citation];
+      var block = el("blockquote", "rq-clause");
+      var ref = el("p", "rq-clause-ref");
+      var a = el("a", "", citation + (clause && clause.title ? " — " + clause.title : ""));
+      if (clause) { a.href = siteUrl(clause.url); }
+      ref.appendChild(a);
+      block.appendChild(ref);
+      if (clause) {
+        if (clause.text) { block.appendChild(el("p", "rq-clause-text", clause.text)); }
+        if (clause.items && clause.items.length) {
+          var ul = el("ul", "rq-clause-items");
+          clause.items.forEach(function (item) { ul.appendChild(el("li", "", item)); });
+          block.appendChild(ul);
+        }
+        if (clause.after) { block.appendChild(el("p", "rq-clause-after", clause.after)); }
+      }
+      cites.appendChild(block);
+    });
+    box.appendChild(cites);
+    var again = el("div", "rq-again");
+    again.appendChild(button("Recommencer", "rq-restart", function () { self.start(self.proc); }));
+    box.appendChild(again);
+    return box;
+  };
+
+  function mount() {
+    var roots = document.querySelectorAll(".ruling-questionnaire");
+    for (var i = 0; i < roots.length; i++) {
+      if (roots[i].getAttribute("data-mounted")) { continue; }
+      roots[i].setAttribute("data-mounted", "1");
+      new Questionnaire(roots[i]).render();
+    }
+  }
+
+  window.RulingQuestionnaire = { step: step, matches: matches };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", mount);
+  } else {
+    mount();
+  }
+}());
