@@ -5,10 +5,13 @@ says why no procedure applies (`procedure: none — organisation`).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .errors import Problem
 from .load import parse_kb, resolve_root
+
+MAX_EXAMPLES = 3  # gaps or overlaps listed per procedure
 
 
 @dataclass
@@ -49,7 +52,147 @@ def coverage(kb) -> dict:
 
 
 def check_kb(path=None) -> CheckReport:
-    """Parse and validate from scratch (no cache) and compute coverage."""
+    """Parse and validate from scratch (no cache), flag missing or stale cite hashes, compute coverage."""
     root = resolve_root(path)
     kb, problems = parse_kb(root)
+    for proc in kb.procedures:
+        problems.extend(hash_problems(kb, proc, missing=True, stale=True))
     return CheckReport(problems=problems, coverage=coverage(kb))
+
+
+# -- procedures ---------------------------------------------------------------------------------
+
+def _answers_text(proc, answers: dict) -> str:
+    parts = []
+    for qid, value in answers.items():
+        q = proc.question(qid)
+        shown = ("true" if value else "false") if isinstance(value, bool) else value
+        parts.append(f"{qid}={shown}" if q is None else f"{qid}={shown}")
+    return "{" + ", ".join(parts) + "}" if parts else "{} (aucune réponse)"
+
+
+def procedure_problems(kb, proc) -> list[Problem]:
+    """Static checks of one procedure: exhaustive, no overlap, every question used, calculators' inputs.
+    Run at load time: a broken procedure stops every command, as a broken clause does. (Cite
+    hashes are checked by `ruling check` only, so editing a clause never locks the other commands.)"""
+    from .calculators import get_calculator
+    from .engine import analyse
+
+    out: list[Problem] = []
+    result = analyse(proc)
+    for answers in result.gaps[:MAX_EXAMPLES]:
+        out.append(Problem(proc.file, 1, f"procédure {proc.id} non exhaustive : aucune règle ne s'applique aux "
+                                         f"réponses {_answers_text(proc, answers)}"))
+    for first, other, example in result.overlaps[:MAX_EXAMPLES]:
+        out.append(Problem(proc.file, other.line, f"procédure {proc.id} : les règles « {first.outcome} » et "
+                                                  f"« {other.outcome} » s'appliquent toutes deux aux réponses "
+                                                  f"{_answers_text(proc, example)} ; chaque règle doit donner sa "
+                                                  "condition entière"))
+    extra = len(result.gaps) + len(result.overlaps) - min(len(result.gaps), MAX_EXAMPLES) - min(len(result.overlaps), MAX_EXAMPLES)
+    if extra > 0:
+        out.append(Problem(proc.file, 1, f"procédure {proc.id} : {extra} autre(s) combinaison(s) fautive(s)"))
+    for rule in proc.rules:
+        if rule.outcome not in result.outcomes and not result.gaps and not result.overlaps:
+            out.append(Problem(proc.file, rule.line, f"l'issue « {rule.outcome} » n'est jamais atteinte : une règle "
+                                                     "précédente couvre déjà toutes ses réponses"))
+    used = {qid for rule in proc.rules for qid in rule.when}
+    for rule in proc.rules:
+        calc = get_calculator(rule.compute) if rule.compute else None
+        if calc is not None:
+            used.update(inp.id for inp in calc.inputs)
+            for inp in calc.inputs:
+                own = proc.questions.get(inp.id)
+                if own is not None and own.type != inp.type:
+                    out.append(Problem(proc.file, rule.line, f"la question « {inp.id} » est de type {own.type} mais le "
+                                                             f"calculateur {calc.name} attend {inp.type}"))
+    for qid in proc.questions:
+        if qid not in used:
+            out.append(Problem(proc.file, 1, f"la question « {qid} » de la procédure {proc.id} n'est utilisée par "
+                                             "aucune règle ni aucun calculateur"))
+    return out
+
+
+def hash_problems(kb, proc, missing: bool, stale: bool) -> list[Problem]:
+    """Cites whose text hash is missing (until `ruling check --stamp`) or no longer matches the clause."""
+    from .procedures import text_hash
+
+    out = []
+    for rule in proc.rules:
+        for cite in rule.cites:
+            clause = kb.find(cite.citation)
+            if clause is None:
+                continue
+            actual = text_hash(clause.full_text)
+            if cite.hash is None and missing:
+                out.append(Problem(proc.file, cite.line, f"la citation « {cite.written} » de l'issue « {rule.outcome} » "
+                                                         "n'a pas d'empreinte ; lancez « ruling check --stamp »"))
+            elif cite.hash is not None and cite.hash != actual and stale:
+                out.append(Problem(proc.file, cite.line,
+                                   f"le texte de {cite.citation} a changé depuis l'écriture de la procédure {proc.id} "
+                                   f"(issue « {rule.outcome} », empreinte {cite.hash}, texte actuel {actual}) ; relisez "
+                                   "la décision puis lancez « ruling check --stamp »"))
+    return out
+
+
+# -- stamping ------------------------------------------------------------------------------------
+
+_CITE_TOKEN_RE = re.compile(r"""(?P<q>["']?)(?P<ref>(?:[a-z0-9_-]+:)?[A-Za-z0-9][A-Za-z0-9_.-]*)(?:#[0-9a-f]*)?(?P=q)""")
+
+
+def stamp(path=None) -> list[str]:
+    """Write or refresh the text hash of every cite in the procedure files, by substitution in the
+    `cites` lines only (comments, order and layout are kept). Returns the files changed."""
+    from .procedures import text_hash
+
+    root = resolve_root(path)
+    kb, _ = parse_kb(root)
+    changed = []
+    for book in kb.books:
+        for file in sorted((root / book.id / "procedures").glob("*.yaml")):
+            text = file.read_text(encoding="utf-8")
+            new = _stamp_text(text, lambda ref, b=book.id: _hash_of(kb, b, ref, text_hash))
+            if new != text:
+                file.write_text(new, encoding="utf-8")
+                changed.append(str(file.relative_to(root.parent)))
+    return changed
+
+
+def _hash_of(kb, book: str, ref: str, text_hash) -> str | None:
+    clause = kb.find(ref if ":" in ref else f"{book}:{ref}")
+    return text_hash(clause.full_text) if clause is not None else None
+
+
+def _stamp_text(text: str, hash_of) -> str:
+    """Rewrite `cites: [...]` flow lists and `- ref` items of block `cites:` lists."""
+    lines = text.split("\n")
+    in_block = None  # indentation of a block `cites:` key
+    for i, line in enumerate(lines):
+        m = re.match(r"^(\s*(?:-\s+)?)cites:\s*(.*)$", line)
+        if m:
+            rest = m.group(2)
+            if rest.startswith("["):
+                body_start = line.index("[", len(m.group(1)))
+                end = line.rfind("]")
+                body = line[body_start + 1:end]
+                lines[i] = line[:body_start + 1] + _stamp_tokens(body, hash_of) + line[end:]
+                in_block = None
+            else:
+                in_block = len(m.group(1))
+            continue
+        if in_block is not None:
+            item = re.match(r"^(\s*-\s+)(.*)$", line)
+            if item and len(item.group(1)) - len(item.group(1).lstrip()) >= in_block - 2:
+                lines[i] = item.group(1) + _stamp_tokens(item.group(2), hash_of)
+            elif line.strip() and not line.strip().startswith("#"):
+                in_block = None
+    return "\n".join(lines)
+
+
+def _stamp_tokens(body: str, hash_of) -> str:
+    def one(m):
+        digest = hash_of(m.group("ref"))
+        if digest is None:
+            return m.group(0)
+        q = m.group("q") or '"'
+        return f"{q}{m.group('ref')}#{digest}{q}"
+    return _CITE_TOKEN_RE.sub(one, body)

@@ -134,17 +134,125 @@ def export(ctx, as_json):
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON : problèmes et couverture.")
+@click.option("--stamp", is_flag=True, help="Écrit ou rafraîchit l'empreinte du texte cité dans chaque cites des procédures.")
 @click.pass_context
-def check(ctx, as_json):
+def check(ctx, as_json, stamp):
     """Valide la base de règles ; code 0 si elle est propre, 1 sinon."""
     from .check import check_kb
 
+    if stamp:
+        from .check import stamp as stamp_cites
+
+        changed = stamp_cites(ctx.find_root().obj.get("kb_path"))
+        message = f"empreintes écrites dans {len(changed)} fichier(s)" if changed else "empreintes déjà à jour"
+        click.echo(message + "".join(f"\n  {f}" for f in changed), err=as_json)
     report = check_kb(ctx.find_root().obj.get("kb_path"))
     if as_json:
         _print_json(report.to_json())
     else:
         click.echo(report.to_text())
     ctx.exit(0 if report.ok else 1)
+
+
+@cli.command("diff")
+@click.argument("sides", nargs=-1, required=True, metavar="[ANCIEN] NOUVEAU")
+@click.option("--json", "as_json", is_flag=True, help="Sortie JSON (changements, impact).")
+@click.option("--markdown", "as_markdown", is_flag=True, help="Sortie Markdown avec <del>/<ins> (site, lettre du club).")
+@click.option("--rulings", is_flag=True, help="Rejoue les scénarios et liste les décisions qui changent.")
+@click.pass_context
+def diff_(ctx, sides, as_json, as_markdown, rulings):
+    """Ce qui a changé entre deux éditions, règle par règle : `ruling diff club` (précédente
+    contre actuelle), `ruling diff club@v1 club`, un fichier ou dossier YAML, git:HEAD~1:rulebook/club."""
+    from .diff import diff
+    from .redline import report_markdown, report_text
+
+    if len(sides) > 2:
+        raise UserError(f"{len(sides)} côtés donnés ; attendu ruling diff [ANCIEN] NOUVEAU")
+    if as_json and as_markdown:
+        raise UserError("--json et --markdown s'excluent ; choisissez l'un des deux")
+    kb = _kb(ctx)
+    old, new = (None, sides[0]) if len(sides) == 1 else sides
+    result = diff(old, new, kb)
+    if rulings:
+        from .diff import replay_rulings
+
+        result.rulings = replay_rulings(result, kb)
+    if as_json:
+        _print_json(result.to_json())
+    elif as_markdown:
+        click.echo(report_markdown(result), nl=False)
+    else:
+        import os
+
+        click.echo(report_text(result, color=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))
+
+
+def _decide_inputs(answer_pairs, answers_file, profile_file) -> tuple[dict, dict]:
+    """Answers (file then -a pairs) and profile, read and checked for form."""
+    from .questionnaire import parse_pairs, read_mapping_file
+
+    answers = read_mapping_file(answers_file, "réponses") if answers_file else {}
+    answers.update(parse_pairs(answer_pairs))
+    profile = read_mapping_file(profile_file, "profil") if profile_file else {}
+    return answers, profile
+
+
+@cli.command()
+@click.argument("procedure")
+@click.option("--book", help="Livre de la procédure (facultatif si son id est unique).")
+@click.option("-a", "--answer", "answer_pairs", multiple=True, metavar="QUESTION=RÉPONSE",
+              help="Une réponse (répétable) : -a defaut=premature -a ordre-connu=oui.")
+@click.option("--answers", "answers_file", type=click.Path(dir_okay=False), help="Fichier YAML question: réponse.")
+@click.option("--profile", "profile_file", type=click.Path(dir_okay=False),
+              help="Profil d'événement (YAML) : réponses aux questions de contexte.")
+@click.option("--json", "as_json", is_flag=True, help="Sortie JSON (décision, ou questions manquantes).")
+@click.pass_context
+def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_json):
+    """Donne la décision d'une procédure à partir des réponses ; code 2 et la liste des questions
+    s'il en manque."""
+    from .engine import decide as decide_
+    from .questionnaire import decision_report, missing_report
+
+    kb = _kb(ctx)
+    answers, profile = _decide_inputs(answer_pairs, answers_file, profile_file)
+    result = decide_(kb, book, procedure, answers, profile)
+    if as_json:
+        _print_json(result.to_json())
+    elif result.decided:
+        click.echo(decision_report(kb, result, color=sys.stdout.isatty()))
+    else:
+        click.echo(missing_report(result))
+    if not result.decided:
+        names = ", ".join(q.id for q in result.missing)
+        click.echo(f"Erreur : réponses manquantes pour {result.procedure.id} ({result.book}) : {names}", err=True)
+        ctx.exit(2)
+
+
+@cli.command()
+@click.option("--book", help="Seulement les procédures de ce livre.")
+@click.option("--calculators", "show_calculators", is_flag=True, help="Liste plutôt les calculateurs et leurs entrées.")
+@click.option("--json", "as_json", is_flag=True, help="Sortie JSON : procédures, questions et choix.")
+@click.pass_context
+def procedures(ctx, book, show_calculators, as_json):
+    """Liste les procédures de décision avec leurs questions et leurs choix."""
+    from .questionnaire import procedures_listing
+
+    if show_calculators:
+        from .calculators import calculators_json, calculators_listing
+
+        if as_json:
+            _print_json(calculators_json())
+        else:
+            click.echo(calculators_listing())
+        return
+    kb = _kb(ctx)
+    if book is not None:
+        kb.book(book)
+    procs = [p for p in kb.procedures if book is None or p.book == book]
+    if as_json:
+        _print_json({"procedures": [p.to_json() for p in procs]})
+    else:
+        click.echo(procedures_listing(procs))
 
 
 def main() -> None:

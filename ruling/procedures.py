@@ -1,13 +1,330 @@
-"""Decision procedures: loading `<book>/procedures/*.yaml` into objects.
+"""Decision procedures: the model (Procedure, Question, Rule, Cite) and its loader.
 
-(The procedure model, its static checks and the engine are being written for issue 3.)
+A procedure is data read from `rulebook/<book>/procedures/<id>.yaml` (format in
+docs/PROCEDURES.md). Loading checks what every command relies on (schema, questions
+and answers that exist, cites that resolve, known calculators); the deeper static
+checks (exhaustive, no overlap, hashes) live in `ruling.check`.
 """
 from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Problem
+
+FINITE_TYPES = ("choice", "bool")
+QUESTION_TYPES = ("choice", "bool", "amount", "amounts")
+PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
+
+
+def text_hash(text: str) -> str:
+    """The short hash written after a cite: first 6 hex chars of sha256 of the clause's full text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:6]
+
+
+@dataclass
+class Question:
+    """A question the engine may ask: its type tells how an answer is read and checked."""
+
+    id: str
+    text: str
+    type: str = "choice"
+    choices: dict[str, str] = field(default_factory=dict)  # key -> French label, display order
+    default: object = None
+    help: str | None = None
+    origin: str = "procedure"  # procedure | context | calculator
+
+    @property
+    def finite(self) -> bool:
+        return self.type in FINITE_TYPES
+
+    @property
+    def domain(self) -> list:
+        """Every possible answer of a finite question, in display order."""
+        if self.type == "bool":
+            return [True, False]
+        return list(self.choices)
+
+    def label(self, value) -> str:
+        """How an answer reads in French."""
+        if self.type == "bool":
+            return "oui" if value else "non"
+        if self.type == "choice":
+            return self.choices.get(value, str(value))
+        if self.type == "amounts":
+            return ", ".join(str(v) for v in value) if value else "(aucun)"
+        return str(value)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "text": self.text,
+            "type": self.type,
+            "choices": [{"value": k, "label": v} for k, v in self.choices.items()] if self.type == "choice" else None,
+            "default": self.default,
+            "help": self.help,
+            "origin": self.origin,
+        }
+
+
+@dataclass
+class Cite:
+    """One cite of a rule: as written, the full citation it resolves to, and its text hash."""
+
+    written: str  # without the hash: "2-10" or "club:2-10"
+    citation: str  # "club:2-10"
+    hash: str | None = None
+    line: int = 0
+
+
+@dataclass
+class Rule:
+    """A whole condition over finite answers and the decision it leads to."""
+
+    when: dict[str, tuple]  # question id -> allowed answers
+    outcome: str
+    decision: str
+    cites: list[Cite]
+    compute: str | None = None
+    line: int = 0
+
+    def matches(self, answers: dict) -> bool:
+        return all(q in answers and answers[q] in allowed for q, allowed in self.when.items())
+
+    def to_json(self) -> dict:
+        return {"when": {q: list(v) if len(v) > 1 else v[0] for q, v in self.when.items()},
+                "outcome": self.outcome, "decision": self.decision, "compute": self.compute,
+                "cites": [c.citation for c in self.cites]}
+
+
+@dataclass
+class Procedure:
+    """Questions and rules that lead from a table situation to a cited decision."""
+
+    id: str
+    book: str
+    situation: str
+    title: str
+    keywords: list[str]
+    questions: dict[str, Question]  # the procedure's own questions, in file order
+    context: dict[str, Question]  # the book's context questions
+    rules: list[Rule]
+    file: str = ""
+    note: str | None = None
+
+    def question(self, qid: str) -> Question | None:
+        """The procedure's own question, else the book's context question, else a calculator input."""
+        if qid in self.questions:
+            return self.questions[qid]
+        if qid in self.context:
+            return self.context[qid]
+        return self.calculator_inputs().get(qid)
+
+    def calculator_inputs(self) -> dict[str, Question]:
+        """The inputs of every calculator the rules use, as questions (a procedure question of the same id wins)."""
+        from .calculators import get_calculator
+
+        out: dict[str, Question] = {}
+        for rule in self.rules:
+            if rule.compute:
+                calc = get_calculator(rule.compute)
+                if calc is None:
+                    continue
+                for inp in calc.inputs:
+                    out.setdefault(inp.id, self.questions.get(inp.id) or inp.question())
+        return out
+
+    def used_questions(self) -> list[Question]:
+        """Every question some rule may ask: `when` keys, then calculator inputs."""
+        seen: dict[str, Question] = {}
+        for rule in self.rules:
+            for qid in rule.when:
+                q = self.question(qid)
+                if q is not None:
+                    seen.setdefault(qid, q)
+        for qid, q in self.calculator_inputs().items():
+            seen.setdefault(qid, q)
+        return list(seen.values())
+
+    def outcome(self, outcome_id: str) -> Rule | None:
+        return next((r for r in self.rules if r.outcome == outcome_id), None)
+
+    @property
+    def citation(self) -> str:
+        return f"{self.book}:{self.id}"
+
+    def cited_citations(self) -> set[str]:
+        return {c.citation for r in self.rules for c in r.cites}
+
+    def cites_in_order(self) -> list[str]:
+        out: list[str] = []
+        for r in self.rules:
+            for c in r.cites:
+                if c.citation not in out:
+                    out.append(c.citation)
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "book": self.book,
+            "situation": self.situation,
+            "title": self.title,
+            "keywords": list(self.keywords),
+            "cites": self.cites_in_order(),
+            "questions": [q.to_json() for q in self.used_questions()],
+            "outcomes": [r.to_json() for r in self.rules],
+        }
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+def _question(qid: str, data: dict, origin: str) -> Question:
+    choices = {str(k): v for k, v in (data.get("choices") or {}).items()}
+    qtype = data.get("type") or ("choice" if choices else "bool")
+    return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
+                    help=data.get("help"), origin=origin)
+
+
+def _question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
+    """A question whose declaration contradicts its type."""
+    out = []
+    line = doc.line(*keys)
+    if q.type == "choice" and not q.choices:
+        out.append(Problem(doc.display, line, f"la question « {q.id} » est de type choice sans choices"))
+    if q.type != "choice" and q.choices:
+        out.append(Problem(doc.display, line, f"la question « {q.id} » a des choices mais le type {q.type}"))
+    if q.default is not None:
+        ok = {"bool": lambda v: isinstance(v, bool), "choice": lambda v: v in q.choices,
+              "amount": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+              "amounts": lambda v: isinstance(v, list) and all(isinstance(x, int) and x >= 0 for x in v)}[q.type]
+        if not ok(q.default):
+            out.append(Problem(doc.display, line, f"défaut « {q.default} » invalide pour la question « {q.id} » ({q.type})"))
+    return out
+
+
+def load_context(root: Path, book_id: str, schemas, problems: list[Problem]) -> dict[str, Question]:
+    """The context questions of one book (`<book>/context.yaml`), or none."""
+    from .load import read_yaml
+
+    path = root / book_id / "context.yaml"
+    if not path.is_file():
+        return {}
+    doc = read_yaml(path, root, problems)
+    if doc is None or not schemas.validate("context", doc, problems):
+        return {}
+    out = {}
+    for qid, data in (doc.data.get("questions") or {}).items():
+        q = _question(str(qid), data, "context")
+        problems.extend(_question_problems(q, doc, ("questions", qid)))
+        out[q.id] = q
+    return out
 
 
 def load_procedures(kb, root, schemas, problems) -> list:
     """Parse every book's procedures; problems are appended, never raised."""
-    files = sorted(root.glob("*/procedures/*.yaml"))
-    if files:
-        raise NotImplementedError("procedures are not loaded yet")
-    return []
+    from .check import procedure_problems
+    from .load import read_yaml
+
+    root = Path(root)
+    procedures: list[Procedure] = []
+    for book in kb.books:
+        context = load_context(root, book.id, schemas, problems)
+        seen: dict[str, str] = {}
+        for path in sorted((root / book.id / "procedures").glob("*.yaml")):
+            doc = read_yaml(path, root, problems)
+            if doc is None or not schemas.validate("procedure", doc, problems):
+                continue
+            proc = _build_procedure(kb, book.id, doc, context, problems)
+            if proc is None:
+                continue
+            if proc.id in seen:
+                problems.append(Problem(doc.display, doc.line("id"),
+                                        f"la procédure « {proc.id} » est déjà définie dans {seen[proc.id]}"))
+                continue
+            seen[proc.id] = doc.display
+            problems.extend(procedure_problems(kb, proc))
+            procedures.append(proc)
+    return procedures
+
+
+def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Problem]) -> Procedure | None:
+    from .calculators import get_calculator, calculator_names
+
+    data = doc.data
+    before = len(problems)
+    if data["id"] != doc.path.stem:
+        problems.append(Problem(doc.display, doc.line("id"),
+                                f"l'id « {data['id']} » diffère du nom du fichier « {doc.path.stem} »"))
+    questions = {}
+    for qid, qdata in (data.get("questions") or {}).items():
+        q = _question(str(qid), qdata, "procedure")
+        problems.extend(_question_problems(q, doc, ("questions", qid)))
+        questions[q.id] = q
+    proc = Procedure(id=data["id"], book=book_id, situation=data["situation"], title=data["title"],
+                     keywords=list(data.get("keywords") or []), questions=questions, context=context,
+                     rules=[], file=doc.display, note=data.get("note"))
+    outcomes: dict[str, int] = {}
+    for i, rdata in enumerate(data["rules"]):
+        line = doc.line("rules", i)
+        when: dict[str, tuple] = {}
+        for qid, cond in (rdata.get("when") or {}).items():
+            q = questions.get(qid) or context.get(qid)
+            where = doc.line("rules", i, "when")
+            if q is None:
+                known = ", ".join(list(questions) + list(context)) or "(aucune)"
+                problems.append(Problem(doc.display, where, f"la règle « {rdata['outcome']} » utilise la question "
+                                                            f"« {qid} » qui n'est déclarée ni dans la procédure ni dans "
+                                                            f"{book_id}/context.yaml ; questions connues : {known}"))
+                continue
+            values = tuple(cond) if isinstance(cond, list) else (cond,)
+            if not q.finite:
+                problems.append(Problem(doc.display, where, f"la question « {qid} » est de type {q.type} : seules les "
+                                                            "questions choice et bool peuvent servir dans when"))
+                continue
+            for v in values:
+                if v not in q.domain:
+                    expected = ", ".join(map(_show, q.domain))
+                    problems.append(Problem(doc.display, where, f"réponse « {_show(v)} » impossible pour la question "
+                                                                f"« {qid} » ; attendu l'une de : {expected}"))
+            when[qid] = values
+        cites = []
+        for written in rdata["cites"]:
+            base, _, digest = written.partition("#")
+            citation = base if ":" in base else f"{book_id}:{base}"
+            clause = kb.find(citation)
+            if clause is None:
+                problems.append(Problem(doc.display, doc.line("rules", i, "cites"),
+                                        f"la règle « {rdata['outcome']} » cite « {base} » qui n'existe pas"))
+                continue
+            cites.append(Cite(written=base, citation=clause.citation, hash=digest or None,
+                              line=doc.line("rules", i, "cites")))
+        compute = rdata.get("compute")
+        outputs: set[str] = set()
+        if compute:
+            calc = get_calculator(compute)
+            if calc is None:
+                problems.append(Problem(doc.display, doc.line("rules", i, "compute"),
+                                        f"calculateur « {compute} » inconnu ; calculateurs : {', '.join(calculator_names())}"))
+            else:
+                outputs = set(calc.outputs)
+        for name in PLACEHOLDER_RE.findall(rdata["decision"]):
+            if name not in outputs:
+                problems.append(Problem(doc.display, doc.line("rules", i, "decision"),
+                                        f"la décision « {rdata['outcome']} » utilise {{{{ {name} }}}} que son calculateur "
+                                        f"ne produit pas" + (f" ; résultats : {', '.join(sorted(outputs))}" if outputs else "")))
+        if rdata["outcome"] in outcomes:
+            problems.append(Problem(doc.display, line, f"issue « {rdata['outcome']} » en double (déjà ligne "
+                                                       f"{outcomes[rdata['outcome']]})"))
+        outcomes[rdata["outcome"]] = line
+        proc.rules.append(Rule(when=when, outcome=rdata["outcome"], decision=rdata["decision"], cites=cites,
+                               compute=compute, line=line))
+    return proc if len(problems) == before else None
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

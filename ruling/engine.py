@@ -1,0 +1,326 @@
+"""The decision engine: from answers to the next question needed, or to the cited decision.
+
+Backward chaining over a procedure's rules: the first rule still possible (in file order)
+names the next question to ask (its first unanswered `when` key), so a TD never answers a
+question that cannot change the outcome. Pure functions over the knowledge base, no I/O.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from .errors import UserError
+from .procedures import PLACEHOLDER_RE, Procedure, Question
+
+TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
+FALSE_WORDS = {"false", "non", "n", "no", "0", "faux"}
+
+
+# -- finding a procedure -----------------------------------------------------------------------
+
+def find_procedure(kb, procedure_id: str, book: str | None = None) -> Procedure:
+    """The procedure `procedure_id` (of `book`, or unique across books), or a French error."""
+    if book is not None:
+        kb.book(book)  # unknown book: its own message
+    if ":" in procedure_id and book is None:
+        book, procedure_id = procedure_id.split(":", 1)
+    hits = [p for p in kb.procedures if p.id == procedure_id and (book is None or p.book == book)]
+    if len(hits) == 1:
+        return hits[0]
+    if len(hits) > 1:
+        names = ", ".join(f"{p.book}:{p.id}" for p in hits)
+        raise UserError(f"la procédure « {procedure_id} » existe dans plusieurs livres ({names}) ; précisez --book")
+    ids = sorted({p.id for p in kb.procedures if book is None or p.book == book})
+    where = f" dans le livre {book}" if book else ""
+    close = difflib.get_close_matches(procedure_id, ids, n=3, cutoff=0.5)
+    msg = f"la procédure « {procedure_id} » n'existe pas{where}"
+    if close:
+        msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
+    else:
+        msg += " ; listez-les avec « ruling procedures" + (f" --book {book}" if book else "") + " »"
+    return _raise(msg)
+
+
+def _raise(msg: str):
+    raise UserError(msg[0].upper() + msg[1:])
+
+
+# -- reading answers ---------------------------------------------------------------------------
+
+def fold(text: str) -> str:
+    """Lower case without accents: how typed words are compared."""
+    text = unicodedata.normalize("NFKD", str(text).strip().lower())
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def expected(question: Question) -> str:
+    """What a valid answer looks like, in French."""
+    if question.type == "bool":
+        return "oui ou non (o/n, true/false)"
+    if question.type == "choice":
+        return "l'une de : " + ", ".join(question.choices)
+    if question.type == "amount":
+        return "un nombre entier de jetons ≥ 0"
+    return "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)"
+
+
+def _whole(text, question: Question) -> int:
+    if isinstance(text, bool):
+        raise ValueError
+    if isinstance(text, int):
+        value = text
+    elif isinstance(text, float) and text.is_integer():
+        value = int(text)
+    else:
+        cleaned = re.sub(r"[\s_\u00a0\u202f]", "", str(text))
+        if not re.fullmatch(r"\+?\d+", cleaned):
+            raise ValueError
+        value = int(cleaned)
+    if value < 0:
+        raise ValueError
+    return value
+
+
+def parse_answer(question: Question, raw):
+    """Turn a typed or YAML answer into the question's value, or raise UserError saying what is expected."""
+    try:
+        if question.type == "bool":
+            if isinstance(raw, bool):
+                return raw
+            word = fold(raw)
+            if word in TRUE_WORDS:
+                return True
+            if word in FALSE_WORDS:
+                return False
+            raise ValueError
+        if question.type == "choice":
+            if raw in question.choices:
+                return raw
+            word = fold(raw)
+            for key in question.choices:
+                if fold(key) == word:
+                    return key
+            if word.isdigit() and 1 <= int(word) <= len(question.choices):
+                return list(question.choices)[int(word) - 1]
+            raise ValueError
+        if question.type == "amount":
+            return _whole(raw, question)
+        if isinstance(raw, (list, tuple)):
+            items = list(raw)
+        else:
+            text = str(raw).strip().strip("[]")
+            items = [t for t in re.split(r"[,;]\s*|\s+(?=\d)", text) if t.strip()] if text else []
+        return [_whole(i, question) for i in items]
+    except (ValueError, TypeError):
+        shown = raw if not isinstance(raw, bool) else ("true" if raw else "false")
+        raise UserError(f"réponse « {shown} » invalide pour la question « {question.id} » ({question.text}) ; "
+                        f"attendu {expected(question)}") from None
+
+
+# -- deciding ------------------------------------------------------------------------------------
+
+@dataclass
+class Decision:
+    """The state of a ruling: decided (outcome, decision, citations, figures) or still missing answers."""
+
+    procedure: Procedure
+    answers: dict  # the answers the decision rests on (or all given answers when undecided)
+    missing: list[Question] = field(default_factory=list)
+    rule: object = None
+    decision: str | None = None
+    figures: dict = field(default_factory=dict)
+    citations: list = field(default_factory=list)  # Clause objects
+
+    @property
+    def decided(self) -> bool:
+        return self.decision is not None
+
+    @property
+    def outcome(self) -> str | None:
+        return self.rule.outcome if self.rule is not None and self.decided else None
+
+    @property
+    def book(self) -> str:
+        return self.procedure.book
+
+    def to_json(self) -> dict:
+        if not self.decided:
+            return {"procedure": self.procedure.id, "book": self.book,
+                    "missing": [q.to_json() for q in self.missing]}
+        return {"procedure": self.procedure.id, "book": self.book, "outcome": self.outcome,
+                "decision": self.decision, "answers": dict(self.answers),
+                "citations": [c.to_json() for c in self.citations], "figures": dict(self.figures)}
+
+    def replay_command(self) -> str:
+        """The one-line `ruling decide …` that gives this decision again."""
+        parts = ["ruling", "decide", self.procedure.id, "--book", self.book]
+        for qid, value in self.answers.items():
+            parts += ["-a", _shell(f"{qid}={answer_text(value)}")]
+        return " ".join(parts)
+
+
+def answer_text(value) -> str:
+    """An answer as typed on the command line."""
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, list):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def _shell(word: str) -> str:
+    return word if re.fullmatch(r"[A-Za-z0-9_.,=:/+-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+def candidates(procedure: Procedure, answers: dict) -> list[tuple]:
+    """Rules not contradicted by the answers, each with its still unanswered `when` questions."""
+    out = []
+    for rule in procedure.rules:
+        pending = []
+        for qid, allowed in rule.when.items():
+            if qid in answers:
+                if answers[qid] not in allowed:
+                    break
+            else:
+                pending.append(qid)
+        else:
+            out.append((rule, pending))
+    return out
+
+
+def normalise_answers(procedure: Procedure, answers: dict, profile: dict | None = None, kb=None) -> dict:
+    """Check every answer against the procedure's questions; a profile may also answer other books' context."""
+    values: dict = {}
+    for source, strict in ((profile or {}, False), (answers or {}, True)):
+        for qid, raw in source.items():
+            qid = str(qid)
+            question = procedure.question(qid)
+            if question is None:
+                if not strict and kb is not None and _known_context(kb, qid):
+                    continue  # a profile answering another book's context question
+                known = [q.id for q in procedure.used_questions()]
+                what = "le profil répond à" if not strict else "la réponse porte sur"
+                close = difflib.get_close_matches(qid, known, n=2, cutoff=0.5)
+                hint = (" ; vouliez-vous " + " ou ".join(close) + " ?") if close else ""
+                _raise(f"{what} une question inconnue de la procédure {procedure.id} : « {qid} »{hint} ; "
+                       f"questions : {', '.join(known) or '(aucune)'}")
+            values[qid] = parse_answer(question, raw)
+    return values
+
+
+def _known_context(kb, qid: str) -> bool:
+    return any(qid in p.context for p in kb.procedures)
+
+
+def decide(kb, book: str | None, procedure_id: str, answers: dict, profile: dict | None = None) -> Decision:
+    """Decide `procedure_id` from `answers` (question id -> value or text): the decision, or what is missing."""
+    procedure = find_procedure(kb, procedure_id, book)
+    return decide_procedure(kb, procedure, normalise_answers(procedure, answers, profile, kb))
+
+
+def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
+    """`decide` on already checked answers."""
+    cands = candidates(procedure, values)
+    matched = [rule for rule, pending in cands if not pending]
+    if not matched:
+        if not cands:
+            _raise(f"aucune règle de la procédure {procedure.id} ne s'applique à ces réponses "
+                   f"(procédure incomplète : lancez « ruling check »)")
+        missing: list[Question] = []
+        for _, pending in cands:
+            for qid in pending:
+                q = procedure.question(qid)
+                if q not in missing:
+                    missing.append(q)
+        return Decision(procedure, dict(values), missing=missing)
+    rule = matched[0]
+    used = {qid: values[qid] for qid in rule.when}
+    figures: dict = {}
+    if rule.compute:
+        from .calculators import get_calculator
+
+        calc = get_calculator(rule.compute)
+        inputs = [procedure.question(inp.id) for inp in calc.inputs]
+        missing = [q for q in inputs if q.id not in values]
+        if missing:
+            return Decision(procedure, dict(values), missing=missing, rule=rule)
+        for q in inputs:
+            used[q.id] = values[q.id]
+        figures = calc({q.id: values[q.id] for q in inputs})
+    text = render(rule.decision, figures)
+    citations = [kb.find(c.citation) for c in rule.cites]
+    return Decision(procedure, used, rule=rule, decision=text, figures=figures,
+                    citations=[c for c in citations if c is not None])
+
+
+def next_question(decision: Decision) -> Question | None:
+    """The question to ask now, or None once decided."""
+    return decision.missing[0] if decision.missing else None
+
+
+def figure_text(value) -> str:
+    """A calculator result as it reads in a French sentence."""
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    if isinstance(value, list):
+        return ", ".join(figure_text(v) for v in value) if value else "aucun"
+    if isinstance(value, int):
+        return str(value)
+    return str(value)
+
+
+def render(template: str, figures: dict) -> str:
+    return PLACEHOLDER_RE.sub(lambda m: figure_text(figures.get(m.group(1), m.group(0))), template)
+
+
+# -- static analysis (used by `ruling check`) ----------------------------------------------------------
+
+@dataclass
+class Analysis:
+    """What exploring every path of a procedure found."""
+
+    outcomes: set = field(default_factory=set)  # outcomes reachable
+    gaps: list = field(default_factory=list)  # answers for which no rule applies
+    overlaps: list = field(default_factory=list)  # (rule a, rule b, example answers)
+    paths: int = 0
+
+
+def analyse(procedure: Procedure, limit: int = 20000) -> Analysis:
+    """Walk every combination of finite answers the engine can ask, as the questionnaire would."""
+    result = Analysis()
+    seen_pairs: set = set()
+
+    def walk(answers: dict) -> None:
+        if result.paths >= limit:
+            return
+        cands = candidates(procedure, answers)
+        matched = [r for r, pending in cands if not pending]
+        if matched:
+            result.paths += 1
+            result.outcomes.add(matched[0].outcome)
+            first = matched[0]
+            for other, pending in cands:
+                if other is first:
+                    continue
+                pair = (first.outcome, other.outcome)
+                if pair in seen_pairs:
+                    continue
+                seen_pairs.add(pair)
+                example = dict(answers)
+                for qid in pending:
+                    example[qid] = other.when[qid][0]
+                result.overlaps.append((first, other, example))
+            return
+        if not cands:
+            result.paths += 1
+            result.gaps.append(dict(answers))
+            return
+        qid = cands[0][1][0]
+        question = procedure.question(qid)
+        for value in question.domain:
+            walk({**answers, qid: value})
+
+    walk({})
+    return result

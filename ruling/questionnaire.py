@@ -1,0 +1,276 @@
+"""The guided questionnaire (`ruling ask`) and what `ask` and `decide` print.
+
+Separated from the click commands so it can be driven in tests: `run_questionnaire` talks
+through click.prompt/click.echo only, and every text it shows is built by a pure function.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from .engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
+from .errors import UserError
+
+STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
+              "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
+              "son", "ses", "ne", "pas", "y"}
+
+
+# -- answers from the command line and files ------------------------------------------------------
+
+def parse_pairs(pairs) -> dict:
+    """`-a key=value` options into a mapping; a pair without `=` is a French error."""
+    out = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"réponse « {pair} » mal formée ; attendu question=réponse (ex. -a defaut=premature)")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def read_mapping_file(path: str, what: str) -> dict:
+    """A YAML file holding a mapping question -> answer (answers or profile), or a French error."""
+    import yaml
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"le fichier de {what} « {path} » n'existe pas") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"le fichier de {what} « {path} » est illisible ({e.__class__.__name__})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" (ligne {mark.line + 1})" if mark else ""
+        raise UserError(f"le fichier de {what} « {path} » n'est pas du YAML valide{where}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UserError(f"le fichier de {what} « {path} » doit contenir un mapping question: réponse")
+    return {str(k): v for k, v in data.items()}
+
+
+# -- finding the situation ------------------------------------------------------------------------
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", fold(text)) if len(w) > 1 and w not in STOP_WORDS}
+
+
+def _stem(word: str) -> str:
+    return word[:6] if len(word) > 6 else word.rstrip("s")
+
+
+def match_procedures(kb, query: str, book: str | None = None, limit: int = 8) -> list:
+    """Procedures ranked by accent-folded word overlap with their title, keywords and cited clauses' topics."""
+    wanted = {_stem(w) for w in _words(query)}
+    if not wanted:
+        return []
+    scored = []
+    for i, proc in enumerate(kb.procedures):
+        if book and proc.book != book:
+            continue
+        strong = _words(proc.title + " " + " ".join(proc.keywords) + " " + proc.situation.replace("-", " "))
+        weak = set()
+        for citation in proc.cited_citations():
+            clause = kb.find(citation)
+            if clause is not None:
+                weak |= _words(" ".join(clause.topics) + " " + (clause.title or ""))
+        strong_stems, weak_stems = {_stem(w) for w in strong}, {_stem(w) for w in weak}
+        score = 3 * len(wanted & strong_stems) + len(wanted & (weak_stems - strong_stems))
+        if score:
+            scored.append((-score, i, proc))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [p for _, _, p in scored[:limit]]
+
+
+def find_situations(kb, query: str, book: str | None = None, limit: int = 8) -> list:
+    """The procedures that best match the TD's words: the search engine when there is one, else word overlap."""
+    try:
+        from .search import search
+    except ImportError:
+        return match_procedures(kb, query, book, limit)
+    result = search(kb, query, book=book, limit=limit * 3)
+    by_key = {(p.book, p.id): p for p in kb.procedures}
+    ranked: list = []
+    for hit in result.hits:
+        if hit.kind == "procedure":
+            found = [by_key.get((hit.book, hit.ref))]
+        else:
+            clause = kb.find(hit.ref)
+            found = kb.procedures_citing(clause) if clause is not None else []
+        for proc in found:
+            if proc is not None and proc not in ranked and (book is None or proc.book == book):
+                ranked.append(proc)
+    for proc in match_procedures(kb, query, book, limit):  # words the index does not know
+        if proc not in ranked:
+            ranked.append(proc)
+    return ranked[:limit]
+
+
+# -- rendering --------------------------------------------------------------------------------------
+
+def question_prompt(question, number: int | None = None) -> str:
+    """The text of a question, with its choices numbered."""
+    head = f"{question.text}"
+    lines = [head]
+    if question.help:
+        lines.append(f"  ({question.help})")
+    if question.type == "choice":
+        for k, (key, label) in enumerate(question.choices.items(), 1):
+            lines.append(f"  {k}. {label}  [{key}]")
+    return "\n".join(lines)
+
+
+def prompt_suffix(question) -> str:
+    if question.type == "choice":
+        return f"Votre choix (1-{len(question.choices)})"
+    if question.type == "bool":
+        return "o/n"
+    if question.type == "amount":
+        return "Montant"
+    return "Montants séparés par des virgules"
+
+
+def missing_report(decision: Decision) -> str:
+    """What `decide` prints when answers are missing."""
+    proc = decision.procedure
+    lines = [f"Réponses manquantes pour {proc.id} ({proc.book}) — {proc.title} :"]
+    for q in decision.missing:
+        if q.type == "choice":
+            what = " | ".join(q.choices)
+        else:
+            what = {"bool": "oui|non", "amount": "nombre", "amounts": "nombres séparés par des virgules"}[q.type]
+        lines.append(f"  -a {q.id}=<{what}>   {q.text}")
+    return "\n".join(lines)
+
+
+def procedures_listing(procedures: list) -> str:
+    """`ruling procedures`: each procedure with its questions and choices."""
+    lines = []
+    for proc in procedures:
+        lines.append(f"{proc.book}:{proc.id} — {proc.title}  (situation {proc.situation})")
+        for q in proc.used_questions():
+            where = {"context": " [contexte]", "calculator": " [montant]"}.get(q.origin, "")
+            choices = f" : {' | '.join(q.choices)}" if q.type == "choice" else f" ({q.type})"
+            lines.append(f"    {q.id}{where}{choices} — {q.text}")
+        lines.append(f"    issues : {', '.join(r.outcome for r in proc.rules)}")
+    return "\n".join(lines) if lines else "Aucune procédure."
+
+
+def decision_report(kb, decision: Decision, color: bool = False) -> str:
+    """The decision, the computed figures, each cited clause verbatim, and the replay command."""
+    from .render_text import bold, clause_body, clause_heading
+
+    proc = decision.procedure
+    out = [bold(f"Décision — {proc.title} ({proc.book})", color), decision.decision, ""]
+    answered = [(proc.question(qid), v) for qid, v in decision.answers.items()]
+    if answered:
+        out.append("Réponses :")
+        out += [f"  {q.text} {q.label(v)}" for q, v in answered if q is not None]
+        out.append("")
+    for clause in decision.citations:
+        out.append(bold(clause_heading(kb, clause), color))
+        if clause.title:
+            out.append(clause.title)
+        out.append(clause_body(clause))
+        out.append("")
+    out.append("Pour rejouer : " + decision.replay_command())
+    return "\n".join(out)
+
+
+# -- the interactive flow ------------------------------------------------------------------------------
+
+class Quit(Exception):
+    """The TD left the questionnaire (empty answer at the first prompt, Ctrl-C, end of input)."""
+
+
+def _prompt(text: str, default=None) -> str:
+    try:
+        return click.prompt(text, default=default, show_default=default is not None, type=str)
+    except (click.Abort, EOFError, KeyboardInterrupt):
+        raise Quit from None
+
+
+def choose_situation(kb, words: str, book: str | None) -> object:
+    """Ask for words until some procedure matches, then let the TD pick one by number."""
+    first = True
+    while True:
+        if not words:
+            words = _prompt("Décrivez la situation en quelques mots (vide pour quitter)", default="").strip()
+            if not words:
+                raise Quit
+        matches = find_situations(kb, words, book)
+        if not matches:
+            click.echo(f"Aucune situation ne correspond à « {words} » ; essayez d'autres mots (ex. flop, relance, tapis).")
+            words, first = "", False
+            continue
+        click.echo("Situations possibles :")
+        for k, proc in enumerate(matches, 1):
+            click.echo(f"  {k}. {proc.title}  [{proc.book}:{proc.id}]")
+        while True:
+            raw = _prompt(f"Votre choix (1-{len(matches)}, 0 pour d'autres mots)", default="1" if first else None)
+            raw = raw.strip()
+            if raw == "0":
+                words = ""
+                break
+            if raw.isdigit() and 1 <= int(raw) <= len(matches):
+                return matches[int(raw) - 1]
+            click.echo(f"Réponse « {raw} » invalide : tapez un numéro de 1 à {len(matches)}, ou 0.")
+        first = False
+
+
+def ask_question(question):
+    """Ask one question until the answer is valid; returns the parsed value."""
+    click.echo("")
+    click.echo(question_prompt(question))
+    default = question.default
+    shown = None
+    if default is not None:
+        if question.type == "choice":
+            shown = str(list(question.choices).index(default) + 1)
+        elif question.type == "bool":
+            shown = "o" if default else "n"
+        elif question.type == "amounts":
+            shown = ", ".join(map(str, default))
+        else:
+            shown = str(default)
+    while True:
+        raw = _prompt(prompt_suffix(question), default=shown)
+        if raw.strip() == "" and question.type != "amounts":
+            click.echo(f"Une réponse est nécessaire : {expected(question)}.")
+            continue
+        try:
+            return parse_answer(question, raw)
+        except UserError as e:
+            click.echo(f"{e} ; recommencez.")
+
+
+def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dict | None = None,
+                      color: bool = False) -> Decision | None:
+    """The whole `ruling ask` flow; returns the decision, or None when the TD quits."""
+    try:
+        proc = choose_situation(kb, words, book)
+        click.echo(f"\n{proc.title} ({proc.book}:{proc.id})")
+        values = normalise_answers(proc, {}, profile, kb)
+        while True:
+            try:
+                decision = decide_procedure(kb, proc, values)
+            except UserError as e:  # the calculator refuses the amounts: ask them again
+                click.echo(f"{e} ; reprenons les montants.")
+                values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
+                continue
+            if decision.decided:
+                break
+            question = decision.missing[0]
+            values[question.id] = ask_question(question)
+    except Quit:
+        click.echo("\nQuestionnaire abandonné : aucune décision.")
+        return None
+    click.echo("")
+    click.echo(decision_report(kb, decision, color=color))
+    return decision
