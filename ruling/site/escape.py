@@ -24,7 +24,15 @@ def md_text(value) -> Markup:
         return value
     if value is None:
         return Markup("")
-    return Markup(str(value).translate(_ESCAPED))
+    text = str(value)
+    body = text.strip()
+    if not body:
+        return Markup("".join(f"&#{ord(ch)};" for ch in text))
+    # Markdown strips a paragraph, heading or cell: its outer blanks become references too.
+    start = text.index(body[0])
+    lead = "".join(f"&#{ord(ch)};" for ch in text[:start])
+    trail = "".join(f"&#{ord(ch)};" for ch in text[start + len(body):])
+    return Markup(lead + body.translate(_ESCAPED) + trail)
 
 
 def finalize(value):
