@@ -214,6 +214,13 @@ def reopening(big_blind: int, bets: list[int], player_total: int) -> dict:
     return _reopening(big_blind, bets, player_total, preflop=False, cumulative=True)
 
 
+@calculator("reopening_preflop", [BIG_BLIND, BETS, PLAYER_TOTAL], REOPEN_OUTPUTS)
+def reopening_preflop(big_blind: int, bets: list[int], player_total: int) -> dict:
+    """`reopening` before the flop: the big blind is the opening bet (a player who called it, or the
+    big blind himself, already acted at that amount)."""
+    return _reopening(big_blind, bets, player_total, preflop=True, cumulative=True)
+
+
 @calculator("reopening_strict", [BIG_BLIND, BETS, PLAYER_TOTAL], REOPEN_OUTPUTS)
 def reopening_strict(big_blind: int, bets: list[int], player_total: int) -> dict:
     """TDA-derived rule: an all-in below the legal minimum raise never reopens the betting for a
@@ -229,25 +236,30 @@ SHORT_OUTPUTS = {"required_total": "montant total que le joueur doit finalement 
                  "action": "ce que devient l'action, en une phrase"}
 
 
-def _short(big_blind: int, bets: list[int], put: int, preflop: bool, announced: bool, half_rule: bool) -> dict:
+def _short(big_blind: int, bets: list[int], put: int, preflop: bool, kind: str) -> dict:
+    """A bet below what was due. kind: "bet" (bet or call: completed to the price, or to the big
+    blind for an opening), "announced" (a raise announced as such: completed to the minimum raise),
+    "silent" (an unannounced raise: the 50 % rule)."""
     state = play_round(big_blind, bets, preflop)
     level, target = state.level, state.min_raise_to
     half = level + (state.last_raise + 1) // 2
     out = {"to_call": level, "min_raise_to": target, "half_threshold": half}
-    if put >= target:
-        raise UserError(f"une mise de {put} atteint déjà la relance minimum ({target}) : elle n'est pas insuffisante")
-    if put <= level:
-        if level == 0:
-            required = big_blind
-            action = f"Ouverture insuffisante : elle est complétée au gros blind, soit {big_blind} au total."
-        else:
-            required = level
-            action = f"Mise insuffisante : le joueur doit compléter pour suivre {level}."
+    if kind == "bet":
+        required = level if level else big_blind
+        if put >= required:
+            raise UserError(f"une mise de {put} atteint déjà le montant dû ({required}) : elle n'est pas insuffisante")
+        action = (f"Mise insuffisante : le joueur doit compléter pour suivre {level}." if level else
+                  f"Ouverture insuffisante : elle est complétée au gros blind, soit {big_blind} au total.")
         out.update(required_total=required, complement=required - put, returned=0, action=action)
         return out
-    if announced or not half_rule or put >= half:
-        required = target
-        why = ("relance annoncée" if announced else f"le joueur a atteint 50 % de la relance minimum ({half} au total)")
+    if put >= target:
+        raise UserError(f"une relance à {put} atteint déjà la relance minimum ({target}) : elle n'est pas insuffisante")
+    if kind == "silent" and put <= level:
+        raise UserError(f"{put} ne dépasse pas le montant à suivre ({level}) : ce n'est pas une relance "
+                        "(c'est une mise insuffisante)")
+    if kind == "announced" or put >= half:
+        why = ("relance annoncée" if kind == "announced"
+               else f"le joueur a atteint 50 % de la relance minimum, soit {half} au total")
         action = f"Relance insuffisante ({why}) : il doit la compléter à {target} au total, sans plus."
         out.update(required_total=target, complement=target - put, returned=0, action=action)
     else:
@@ -259,28 +271,41 @@ def _short(big_blind: int, bets: list[int], put: int, preflop: bool, announced: 
 
 @calculator("short_bet", [BIG_BLIND, BETS, PUT], SHORT_OUTPUTS)
 def short_bet(big_blind: int, bets: list[int], put: int) -> dict:
-    """Club 9-9 for a bet, call or raise announced as such: the complement is imposed (raise to the
-    legal minimum, call to the price, opening to the big blind). After the flop."""
-    return _short(big_blind, bets, put, preflop=False, announced=True, half_rule=True)
+    """Club 9-9 (first case), 9-5: an insufficient bet or call after the flop is completed to the
+    price to call, an opening to the big blind."""
+    return _short(big_blind, bets, put, preflop=False, kind="bet")
 
 
 @calculator("short_bet_preflop", [BIG_BLIND, BETS, PUT], SHORT_OUTPUTS)
 def short_bet_preflop(big_blind: int, bets: list[int], put: int) -> dict:
     """`short_bet` before the flop, where the big blind counts as the opening bet."""
-    return _short(big_blind, bets, put, preflop=True, announced=True, half_rule=True)
+    return _short(big_blind, bets, put, preflop=True, kind="bet")
+
+
+@calculator("short_raise_announced", [BIG_BLIND, BETS, PUT], SHORT_OUTPUTS)
+def short_raise_announced(big_blind: int, bets: list[int], put: int) -> dict:
+    """Club 9-9 (third case): a raise announced as such but too small is completed to the minimum
+    raise. After the flop."""
+    return _short(big_blind, bets, put, preflop=False, kind="announced")
+
+
+@calculator("short_raise_announced_preflop", [BIG_BLIND, BETS, PUT], SHORT_OUTPUTS)
+def short_raise_announced_preflop(big_blind: int, bets: list[int], put: int) -> dict:
+    """`short_raise_announced` before the flop."""
+    return _short(big_blind, bets, put, preflop=True, kind="announced")
 
 
 @calculator("short_raise_silent", [BIG_BLIND, BETS, PUT], SHORT_OUTPUTS)
 def short_raise_silent(big_blind: int, bets: list[int], put: int) -> dict:
     """The 50 % rule (club 9-9, TDA): an unannounced short raise is completed to the minimum when
-    its increment reaches half the minimum raise increment, otherwise it is only a call. After the flop."""
-    return _short(big_blind, bets, put, preflop=False, announced=False, half_rule=True)
+    it adds at least half the minimum raise increment, otherwise it is only a call. After the flop."""
+    return _short(big_blind, bets, put, preflop=False, kind="silent")
 
 
 @calculator("short_raise_silent_preflop", [BIG_BLIND, BETS, PUT], SHORT_OUTPUTS)
 def short_raise_silent_preflop(big_blind: int, bets: list[int], put: int) -> dict:
     """`short_raise_silent` before the flop, where the big blind counts as the opening bet."""
-    return _short(big_blind, bets, put, preflop=True, announced=False, half_rule=True)
+    return _short(big_blind, bets, put, preflop=True, kind="silent")
 
 
 CHIP = Input("valeur-du-jeton", "chip", "Valeur du jeton unique posé ?")
@@ -288,18 +313,16 @@ TO_CALL = Input("a-suivre", "to_call", "Montant à suivre au moment où le jeton
                 default=0)
 
 
-@calculator("oversized_chip", [CHIP, TO_CALL, BIG_BLIND],
+@calculator("oversized_chip", [CHIP, TO_CALL],
             {"call": "montant du suivi", "change": "monnaie rendue au joueur", "raise_to": "relance au montant du jeton",
-             "opening": "ouverture au montant du jeton", "min_raise_to": "relance minimum, au total"})
-def oversized_chip(chip: int, to_call: int, big_blind: int) -> dict:
+             "opening": "ouverture au montant du jeton"})
+def oversized_chip(chip: int, to_call: int) -> dict:
     """Club 9-18 / TDA: a single larger chip without announcement is a call; with "relance" but no
     amount, the raise is to the chip's value; opening after the flop, the bet is the chip's value."""
     _positive(chip, "la valeur du jeton")
     if chip <= to_call:
         raise UserError(f"un jeton de {chip} ne dépasse pas le montant à suivre ({to_call}) : ce n'est pas un jeton supérieur")
-    min_raise = to_call + max(big_blind, to_call) if to_call else big_blind
-    return {"call": to_call, "change": chip - to_call if to_call else 0, "raise_to": chip, "opening": chip,
-            "min_raise_to": min_raise}
+    return {"call": to_call, "change": chip - to_call if to_call else 0, "raise_to": chip, "opening": chip}
 
 
 # -- pots ---------------------------------------------------------------------------------------
@@ -519,6 +542,15 @@ def missed_hands(rounds: int, players: int) -> dict:
         raise UserError(f"une table compte au moins deux joueurs (reçu {players})")
     hands = rounds * players
     return {"hands": hands, "explanation": f"{rounds} tour(s) × {players} joueurs à la table = {hands} mains"}
+
+
+@calculator("missed_hands_tda", [ROUNDS, PLAYERS],
+            {"hands": "nombre de mains à manquer", "explanation": "le calcul en une phrase"})
+def missed_hands_tda(rounds: int, players: int) -> dict:
+    """TDA sanctions: an exclusion of 1, 2, 3 or 4 rounds, each as many hands as players at the table."""
+    if not 1 <= rounds <= 4:
+        raise UserError(f"l'exclusion temporaire est de 1, 2, 3 ou 4 tours (reçu {rounds})")
+    return missed_hands(rounds, players)
 
 
 MINUTES = Input("minutes", "minutes", "Durée de la suspension en minutes ?", default=10)
