@@ -1,6 +1,7 @@
 """`ruling diff`: the club's chapter 8 between its two editions, pairing rules, sides, bad input."""
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import subprocess
@@ -8,6 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ruling.diff import Side, _assign, clause_text, diff, diff_sides, resolve_side
 from ruling.errors import UserError
@@ -156,6 +159,23 @@ def test_typography_only_status():
 def test_assignment_beats_greedy():
     """Greedy would take the best single pair (0, 1) and leave 1 unpaired; the optimum pairs both."""
     assert sorted(_assign({(0, 1): 0.8, (0, 0): 0.79, (1, 1): 0.78})) == [(0, 0), (1, 1)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)), st.floats(0.35, 1.2), max_size=14))
+def test_assignment_is_a_maximum_weight_matching(edges):
+    """Against brute force on small graphs: a matching (no clause twice) of the best total score."""
+    chosen = _assign(edges)
+    assert len({i for i, _ in chosen}) == len(chosen) == len({j for _, j in chosen})
+    best = 0.0
+    for perm in itertools.permutations(range(5)):
+        best = max(best, sum(edges.get((i, perm[i]), 0.0) for i in range(5)))
+    assert sum(edges[e] for e in chosen) == pytest.approx(best)
+
+
+def test_large_components_are_matched_greedily():
+    edges = {(k, k): 0.9 for k in range(80)} | {(k, k + 1): 0.6 for k in range(79)}
+    assert sorted(_assign(edges)) == [(k, k) for k in range(80)]
 
 
 def test_fold_and_word_diff():
