@@ -228,6 +228,12 @@ def reopening_strict(big_blind: int, bets: list[int], player_total: int) -> dict
     return _reopening(big_blind, bets, player_total, preflop=False, cumulative=False)
 
 
+@calculator("reopening_strict_preflop", [BIG_BLIND, BETS, PLAYER_TOTAL], REOPEN_OUTPUTS)
+def reopening_strict_preflop(big_blind: int, bets: list[int], player_total: int) -> dict:
+    """`reopening_strict` before the flop, where the big blind is the opening bet."""
+    return _reopening(big_blind, bets, player_total, preflop=True, cumulative=False)
+
+
 PUT = Input("mise-posee", "put", "Montant total posé par le joueur fautif (au total, pas le complément) ?")
 SHORT_OUTPUTS = {"required_total": "montant total que le joueur doit finalement avoir misé",
                  "complement": "jetons à ajouter", "returned": "jetons rendus au joueur",
