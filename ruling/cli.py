@@ -255,5 +255,27 @@ def procedures(ctx, book, show_calculators, as_json):
         click.echo(procedures_listing(procs))
 
 
+@cli.command("search")
+@click.argument("words", nargs=-1)
+@click.option("--book", help="Chercher seulement dans ce livre (club, tda, cash, infos).")
+@click.option("--kind", type=click.Choice(["clause", "procedure"]),
+              help="Seulement des règles (clause) ou des procédures de décision (procedure).")
+@click.option("--limit", type=int, default=10, show_default=True, help="Nombre maximal de résultats.")
+@click.option("--json", "as_json", is_flag=True, help="Sortie JSON : query, hits, suggestion.")
+@click.pass_context
+def search_(ctx, words, book, kind, limit, as_json):
+    """Cherche règles et procédures avec les mots de la table : `ruling search relance insuffisante`,
+    sans accents, avec fautes de frappe ou en anglais du poker (overchip, misdeal)."""
+    from .search import result_text, search
+
+    if not words:
+        raise UserError("indiquez les mots à chercher, par exemple : ruling search relance insuffisante")
+    result = search(_kb(ctx), " ".join(words), book=book, kind=kind, limit=limit)
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        click.echo(result_text(result, color=sys.stdout.isatty()))
+
+
 def main() -> None:
     cli(prog_name="ruling")

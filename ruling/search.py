@@ -1,0 +1,881 @@
+"""Full-text search over clauses and procedures, the way a tournament director types.
+
+`search(kb, "relanse insufisante")` returns ranked hits (clauses of the current
+revisions and decision procedures) with highlighted snippets, and a "vouliez-vous
+dire …" suggestion when nothing matches. Behind it: a whoosh index built once per
+knowledge-base content hash in the user cache (`$XDG_CACHE_HOME/ruling/index-<digest>`),
+the French analysis of `ruling.analysis`, glossary synonyms expanded at query time and
+typo-tolerant terms. Queries are built from analysed words, never parsed as whoosh
+syntax, so any string is a valid query. whoosh is imported only inside functions.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import UserError
+
+INDEX_FORMAT = "5"  # bump when the schema or the analysis changes: older indexes get rebuilt
+MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
+VOCABULARY = "vocabulary.json"
+
+#: How much a word found in each field counts (a title match beats a mention in the text).
+FIELD_BOOSTS = {"title": 3.0, "keywords": 2.0, "chapter": 0.6, "body": 1.0}
+FIELD_TIEBREAK = 0.3  # a word in several fields: the best field counts, the others a little
+#: Procedures are ranked among clauses, their score scaled down: their questions and
+#: keyword lists hold many everyday words that would otherwise push the clause aside.
+PROCEDURE_WEIGHT = 0.6
+NUMBER_BOOST = 12.0  # "9-13", "club:9-13", a procedure id: straight to that entry
+#: A glossary equivalent or a word a typo away counts less than the word typed when that
+#: word is in the rulebook ("exact hits first"), and almost as much when it is not
+#: ("overchip", "relanse"): then they are the only reading of what was typed.
+SYNONYM_WEIGHT, SYNONYM_WEIGHT_UNKNOWN = 0.5, 0.9
+FUZZY_WEIGHT, FUZZY_WEIGHT_UNKNOWN = 0.3, 0.8
+PAIR_WEIGHT = 0.5  # two typed words found side by side (within PAIR_SLOP) earn a bonus
+PAIR_SLOP = 3
+PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") also counts alone
+MAX_CONCEPTS = 32  # longer queries (pasted text) keep their first 32 distinct words
+SNIPPET_CHARS = 220
+KINDS = ("clause", "procedure")
+
+
+# -- results ------------------------------------------------------------------------------
+
+@dataclass
+class Hit:
+    """One search hit: a clause (by citation) or a procedure (by id), with a snippet."""
+
+    kind: str
+    ref: str
+    book: str
+    title: str
+    snippet: str
+    score: float
+
+    @property
+    def citation(self) -> str | None:
+        return self.ref if self.kind == "clause" else None
+
+    @property
+    def procedure(self) -> str | None:
+        return self.ref if self.kind == "procedure" else None
+
+    def to_json(self) -> dict:
+        key = "citation" if self.kind == "clause" else "procedure"
+        return {"kind": self.kind, key: self.ref, "book": self.book, "title": self.title,
+                "snippet": self.snippet, "score": self.score}
+
+
+@dataclass
+class SearchResult:
+    """Ranked hits for a query, and a suggestion when there are none."""
+
+    query: str
+    hits: list[Hit] = field(default_factory=list)
+    suggestion: str | None = None
+
+    def to_json(self) -> dict:
+        return {"query": self.query, "hits": [h.to_json() for h in self.hits], "suggestion": self.suggestion}
+
+
+def search(kb, query: str, *, book: str | None = None, kind: str | None = None, limit: int = 10) -> SearchResult:
+    """Search the clauses (current revisions) and procedures of `kb` for `query`."""
+    if book is not None:
+        kb.book(book)  # raises a French UserError with the closest book id
+    if kind is not None and kind not in KINDS:
+        raise UserError(f"type « {kind} » inconnu ; attendu clause ou procedure")
+    if limit < 1:
+        raise UserError(f"--limit doit être au moins 1 (reçu {limit})")
+    query = query if isinstance(query, str) else str(query)
+    index = open_index(kb)
+    try:
+        result = _search(index, kb, query, book, kind, limit)
+    except Exception:
+        if not index.path:
+            raise
+        # A cached index that opened but breaks while searching: rebuild it once.
+        _forget(index)
+        _remove_dir(index.path)
+        index = open_index(kb)
+        result = _search(index, kb, query, book, kind, limit)
+    return result
+
+
+def _search(index, kb, query, book, kind, limit) -> SearchResult:
+    plan = QueryPlan.build(query, glossary_map(kb.glossary), index)
+    if plan.empty:
+        return SearchResult(query)
+    hits = index.run(plan, book, kind, limit)
+    suggestion = None
+    if not hits:
+        suggestion = _suggest(index, kb, query, book, kind)
+    return SearchResult(query, hits, suggestion)
+
+
+# -- glossary: groups of equivalent phrasings ------------------------------------------------
+
+_GLOSSARY_CACHE: dict[str, "GlossaryMap"] = {}
+
+
+@dataclass
+class GlossaryMap:
+    """Each glossary entry's phrasings as analysed term sequences.
+
+    `by_terms` recognises any phrasing of an entry in a query; `groups` lists, per entry,
+    the phrasings a recognised one is expanded to.
+    """
+
+    groups: list[list[tuple[str, ...]]]
+    by_terms: dict[tuple[str, ...], list[int]]
+    longest: int
+
+
+def glossary_map(glossary: list) -> GlossaryMap:
+    """The analysed glossary (cached per glossary content)."""
+    key = json.dumps(glossary, sort_keys=True, ensure_ascii=False, default=str)
+    cached = _GLOSSARY_CACHE.get(key)
+    if cached is not None:
+        return cached
+    from .analysis import analyze, words
+
+    groups: list[list[tuple[str, ...]]] = []
+    by_terms: dict[tuple[str, ...], list[int]] = {}
+    for entry in glossary:
+        if not isinstance(entry, dict):
+            continue
+        phrasings = [entry.get("term", "")] + list(entry.get("en") or []) + list(entry.get("synonyms") or [])
+        recognised: list[tuple[str, ...]] = []
+        expansions: list[tuple[str, ...]] = []
+        for phrasing in phrasings:
+            terms = tuple(analyze(str(phrasing)))
+            if not terms or terms in recognised:
+                continue
+            recognised.append(terms)
+            # "un contre un" is recognised when typed, but searching for "contre" alone
+            # would find "par contre": a phrasing that its stop words reduce to one word
+            # is not used to expand other phrasings.
+            if len(terms) > 1 or len(words(str(phrasing))) == 1:
+                expansions.append(terms)
+        for terms in recognised:
+            by_terms.setdefault(terms, []).append(len(groups))
+        groups.append(expansions)
+    longest = max((len(t) for t in by_terms), default=1)
+    gmap = GlossaryMap(groups, by_terms, longest)
+    _GLOSSARY_CACHE[key] = gmap
+    return gmap
+
+
+# -- from a query string to weighted alternatives ---------------------------------------------
+
+def fuzzy_distance(word: str) -> int:
+    """Typos tolerated in a typed word: none under 5 letters, 1 up to 7, 2 from 8."""
+    if len(word) >= 8:
+        return 2
+    if len(word) >= 5:
+        return 1
+    return 0
+
+
+@dataclass
+class Concept:
+    """One thing the user asked about: alternative term sequences, each with a weight.
+
+    A document's score for a concept is that of its best alternative, so a word and its
+    synonyms or typo corrections never add up.
+    """
+
+    variants: list[tuple[tuple[str, ...], float]]
+
+
+NUMBER_RE = re.compile(r"^[a-z0-9@:._-]*\d[a-z0-9@:._-]*$")
+NUMBER_PUNCTUATION = "\"'«»“”()[]{}<>,;!?"
+
+
+@dataclass
+class QueryPlan:
+    """What to look for: the concepts of the query, the pairs of words typed side by side
+    (a small bonus where the text has them together) and the printed numbers it names."""
+
+    concepts: list[Concept]
+    pairs: list[tuple[str, str]]
+    numbers: list[str]
+
+    @property
+    def empty(self) -> bool:
+        return not self.concepts and not self.numbers
+
+    @property
+    def highlight_terms(self) -> set[tuple[str, ...]]:
+        """The term sequences to mark in snippets: single words, and phrases as a whole."""
+        return {terms for c in self.concepts for terms, _ in c.variants}
+
+    @classmethod
+    def build(cls, query: str, gmap: GlossaryMap, index) -> "QueryPlan":
+        from .analysis import STOP_WORDS, fold, stem, words
+
+        numbers, named = [], []
+        for m in list(re.finditer(r"\S+", query))[:MAX_CONCEPTS]:
+            raw = m.group().lower().strip(NUMBER_PUNCTUATION)
+            if raw and len(raw) <= 40 and NUMBER_RE.match(raw):
+                if raw not in numbers:
+                    numbers.append(raw)
+                if index.knows_number(raw):
+                    named.append((m.start(), m.end()))
+        # A printed number that exists ("9-13") names its entry: its digits are not words.
+        spans = [(w, s, e) for w, s, e in words(query) if not any(a <= s and e <= b for a, b in named)]
+        typed = [fold(w) for w, _, _ in spans]
+        typed = [w for w in typed if w not in STOP_WORDS]
+        stems = [stem(w) for w in typed]
+        concepts: list[Concept] = []
+        seen: dict[frozenset, Concept] = {}
+
+        def add(variants):
+            """Add a concept; the same alternatives met again keep their best weights."""
+            key = frozenset(v for v, _ in variants)
+            if key in seen:
+                concept = seen[key]
+                best = dict(concept.variants)
+                for v, w in variants:
+                    best[v] = max(best.get(v, 0.0), w)
+                concept.variants = list(best.items())
+            elif len(concepts) < MAX_CONCEPTS:
+                seen[key] = Concept(list(variants))
+                concepts.append(seen[key])
+
+        def word_concept(i, scale=1.0):
+            variants = [((stems[i],), scale)]
+            near = index.near_terms(stems[i], fuzzy_distance(typed[i]))
+            weight = FUZZY_WEIGHT if index.knows(stems[i]) else FUZZY_WEIGHT_UNKNOWN
+            return variants + [((t,), weight * scale) for t in near]
+
+        i = 0
+        while i < len(stems) and len(concepts) < MAX_CONCEPTS:
+            span, groups = _glossary_span(stems, i, gmap)
+            if not groups and not index.knows(stems[i]):
+                groups = _fuzzy_glossary(typed[i], gmap)
+                span = 1 if groups else 0
+            if not groups:
+                add(word_concept(i))
+                i += 1
+                continue
+            typed_terms = tuple(stems[i:i + span])
+            variants = [(typed_terms, 1.0)]
+            weight = SYNONYM_WEIGHT if index.rarity(typed_terms) else SYNONYM_WEIGHT_UNKNOWN
+            for g in groups:
+                variants += [(v, weight * index.rarity_cap(typed_terms, v))
+                             for v in gmap.groups[g] if v != typed_terms]
+            if span == 1 and not index.knows(stems[i]):
+                variants += word_concept(i)[1:]
+            add(variants)
+            if span > 1:  # the words of a phrase also count one by one, a little
+                for j in range(i, i + span):
+                    add(word_concept(j, PHRASE_WORD_WEIGHT))
+            i += span
+        pairs = list(dict.fromkeys(zip(stems, stems[1:])))[:MAX_CONCEPTS]
+        return cls(concepts, pairs, numbers)
+
+
+def _glossary_span(stems: list[str], i: int, gmap: GlossaryMap) -> tuple[int, list[int]]:
+    """The longest glossary phrasing starting at word `i`: (its length, its groups)."""
+    for span in range(min(gmap.longest, len(stems) - i), 0, -1):
+        groups = gmap.by_terms.get(tuple(stems[i:i + span]))
+        if groups:
+            return span, groups
+    return 0, []
+
+
+def _fuzzy_glossary(word: str, gmap: GlossaryMap) -> list[int]:
+    """Glossary groups with a one-word phrasing a typo or two away from `word` ("maldone")."""
+    from rapidfuzz.distance import Levenshtein
+
+    from .analysis import stem
+
+    maxdist = fuzzy_distance(word)
+    if not maxdist:
+        return []
+    target = stem(word)
+    best: list[int] = []
+    best_dist = maxdist + 1
+    for terms, groups in gmap.by_terms.items():
+        if len(terms) != 1 or abs(len(terms[0]) - len(target)) > maxdist:
+            continue
+        d = Levenshtein.distance(target, terms[0], score_cutoff=maxdist)
+        if d < best_dist:
+            best, best_dist = list(groups), d
+        elif d == best_dist:
+            best += [g for g in groups if g not in best]
+    return best if best_dist <= maxdist else []
+
+
+# -- the index: schema, documents, build, cache -------------------------------------------------
+
+def _schema():
+    from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+
+    from .analysis import french_analyzer
+
+    analyzer = french_analyzer()
+    return Schema(
+        key=ID(unique=True, stored=True),
+        kind=ID(stored=True),
+        ref=ID(stored=True),
+        book=ID(stored=True),
+        number=KEYWORD(lowercase=True),
+        group=ID(stored=True),
+        display_title=STORED(),
+        title=TEXT(analyzer=analyzer),
+        chapter=TEXT(analyzer=analyzer),
+        keywords=TEXT(analyzer=analyzer),
+        body=TEXT(analyzer=analyzer, stored=True),
+        all=TEXT(analyzer=analyzer, phrase=False),  # every searchable text: for word rarity only
+    )
+
+
+def documents(kb) -> list[dict]:
+    """What gets indexed: every clause of the current revisions, every procedure."""
+    docs = []
+    for clause in kb.clauses():
+        chapter = kb.chapter_of(clause).title or ""
+        numbers = {clause.id, clause.citation}
+        if clause.label:
+            numbers.add(clause.label)
+        docs.append({
+            "key": f"clause:{clause.citation}",
+            "group": f"clause:{clause.citation}",
+            "kind": "clause",
+            "ref": clause.citation,
+            "book": clause.book,
+            "number": " ".join(sorted(n.lower() for n in numbers)),
+            "display_title": clause.title or _clean_heading(chapter),
+            "title": clause.title or _lead_heading(clause.text),
+            "chapter": chapter,
+            "keywords": " ; ".join(clause.topics),
+            "body": clause.full_text,
+        })
+    for proc in kb.procedures:
+        pid, pbook = str(getattr(proc, "id", "")), str(getattr(proc, "book", ""))
+        if not pid:
+            continue
+        situation = str(getattr(proc, "situation", "") or "")
+        title = str(getattr(proc, "title", "") or pid)
+        docs.append({
+            "key": f"procedure:{pbook}:{pid}",
+            "group": f"situation:{situation or pbook + ':' + pid}",
+            "kind": "procedure",
+            "ref": pid,
+            "book": pbook,
+            "number": " ".join(sorted({pid.lower(), f"{pbook}:{pid}".lower(), situation.lower()} - {""})),
+            "display_title": title,
+            "title": title,
+            "chapter": "",
+            "keywords": " ; ".join(str(k) for k in (getattr(proc, "keywords", None) or [])),
+            "body": "\n".join(_question_texts(getattr(proc, "questions", None))),
+        })
+    return docs
+
+
+LEAD_HEADING_RE = re.compile(r"^\s*([^:.;!?()]{3,80}?)\s*:(?!\d)")
+
+
+def _lead_heading(text: str) -> str:
+    """The few words before a clause's first colon ("Fausse donne :", "Flop prématuré :").
+
+    Many untitled clauses open with such a heading; it is searched as the clause's title.
+    """
+    m = LEAD_HEADING_RE.match(text or "")
+    return m.group(1) if m and len(m.group(1).split()) <= 10 else ""
+
+
+def _clean_heading(title: str) -> str:
+    return title.strip().rstrip(":").strip()
+
+
+def _question_texts(questions) -> list[str]:
+    """The question and answer wordings of a procedure, whatever shape its questions have."""
+    if not questions:
+        return []
+    items = questions.values() if isinstance(questions, dict) else questions
+    texts = []
+    for q in items:
+        get = q.get if isinstance(q, dict) else (lambda name, q=q: getattr(q, name, None))
+        for name in ("text", "help"):
+            if get(name):
+                texts.append(str(get(name)))
+        choices = get("choices") or {}
+        texts += [str(c) for c in (choices.values() if isinstance(choices, dict) else choices)]
+    return texts
+
+
+def index_digest(kb, docs: list[dict] | None = None) -> str:
+    """The knowledge base's content hash, or a hash of the indexed documents without one."""
+    if kb.digest:
+        return kb.digest
+    docs = documents(kb) if docs is None else docs
+    h = hashlib.blake2b(digest_size=16)
+    h.update(json.dumps(docs, sort_keys=True, ensure_ascii=False).encode())
+    return h.hexdigest()
+
+
+def _vocabulary(docs: list[dict]) -> dict[str, str]:
+    """Folded word -> its most frequent written form, for "vouliez-vous dire" suggestions."""
+    from collections import Counter
+
+    from .analysis import fold, words
+
+    forms: dict[str, Counter] = {}
+    for doc in docs:
+        for name in ("title", "chapter", "keywords", "body"):
+            for word, _, _ in words(doc[name]):
+                if len(word) >= 3 and word.isalpha():
+                    forms.setdefault(fold(word), Counter())[word.lower()] += 1
+    return {folded: counts.most_common(1)[0][0] for folded, counts in sorted(forms.items())}
+
+
+def _fill(ix, docs: list[dict]) -> None:
+    writer = ix.writer()
+    for doc in docs:
+        writer.add_document(**doc, all="\n".join(doc[name] for name in FIELD_BOOSTS))
+    writer.commit()
+
+
+def build_index_dir(target_parent: Path, digest: str, docs: list[dict]) -> Path:
+    """Build the index in a fresh temporary directory of `target_parent`; returns it."""
+    from whoosh.filedb.filestore import FileStorage
+
+    target_parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".index-{digest}.", dir=target_parent))
+    try:
+        ix = FileStorage(str(tmp)).create_index(_schema())
+        _fill(ix, docs)
+        ix.close()
+        (tmp / VOCABULARY).write_text(json.dumps(_vocabulary(docs), ensure_ascii=False), encoding="utf-8")
+        (tmp / MARKER).write_text(f"{INDEX_FORMAT}\n{len(docs)}\n", encoding="utf-8")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return tmp
+
+
+class SearchIndex:
+    """An open whoosh index (on disk or in memory) with its vocabulary and one searcher."""
+
+    def __init__(self, ix, vocabulary: dict[str, str], path: Path | None, cache_key: str):
+        self.ix = ix
+        self.vocabulary = vocabulary
+        self.path = path  # None for an in-memory index
+        self.cache_key = cache_key
+        self.searcher = ix.searcher(weighting=weighting_model())
+        self.reader = self.searcher.reader()
+        self._known: dict[str, bool] = {}
+
+    def knows(self, term: str) -> bool:
+        """Whether `term` (an analysed term) occurs in some searchable field."""
+        if term not in self._known:
+            self._known[term] = any((name, term) in self.reader for name in FIELD_BOOSTS)
+        return self._known[term]
+
+    def knows_number(self, number: str) -> bool:
+        """Whether `number` is the printed number, citation or id of an indexed entry."""
+        return ("number", number) in self.reader
+
+    def rarity(self, terms: tuple[str, ...]) -> float:
+        """Inverse document frequency of a term sequence (that of its rarest term); 0 if absent."""
+        import math
+
+        n = max(1, self.reader.doc_count())
+        best = 0.0
+        for term in terms:
+            df = max((self.reader.doc_frequency(name, term) for name in FIELD_BOOSTS), default=0)
+            if not df:
+                return 0.0
+            best = max(best, math.log(n / df) + 1.0)
+        return best
+
+    def rarity_cap(self, typed: tuple[str, ...], synonym: tuple[str, ...]) -> float:
+        """Scale for a synonym rarer than the words typed, so its rarity does not outscore them.
+
+        "jetons" expands to "chip"; "chip" is rare, and without this cap every chip-race
+        clause would outrank the clauses about chips that the user asked for.
+        """
+        typed_idf, synonym_idf = self.rarity(typed), self.rarity(synonym)
+        if not typed_idf or not synonym_idf or synonym_idf <= typed_idf:
+            return 1.0
+        return typed_idf / synonym_idf
+
+    def near_terms(self, term: str, maxdist: int) -> list[str]:
+        """Indexed terms within `maxdist` edits of `term` (same first letter), not `term` itself."""
+        if not maxdist or not term.isalpha():
+            return []
+        found: set[str] = set()
+        for name in FIELD_BOOSTS:
+            found.update(self.reader.terms_within(name, term, maxdist, prefix=1))
+        found.discard(term)
+        return sorted(found)
+
+    def check(self, expected_docs: int) -> None:
+        """Raise if the index cannot serve a search (missing or damaged files)."""
+        from whoosh.query import Every
+
+        if self.searcher.doc_count() != expected_docs:
+            raise ValueError("index incomplet")
+        for hit in self.searcher.search(Every(), limit=3):
+            dict(hit)
+        list(self.reader.lexicon("body"))
+
+    def run(self, plan: QueryPlan, book: str | None, kind: str | None, limit: int) -> list[Hit]:
+        from whoosh.query import And, Term
+
+        query = _whoosh_query(plan)
+        filters = [Term("book", book)] if book else []
+        if kind:
+            filters.append(Term("kind", kind))
+        flt = (And(filters) if len(filters) > 1 else filters[0]) if filters else None
+        results = self.searcher.search(query, limit=None, filter=flt)
+        ranked, groups = [], set()
+        for r in results:
+            score = float(r.score) * (PROCEDURE_WEIGHT if r["kind"] == "procedure" else 1.0)
+            ranked.append((score, r.rank, r))
+        ranked.sort(key=lambda item: (-item[0], item[1]))
+        hits = []
+        terms = plan.highlight_terms
+        for score, _, r in ranked:
+            if r["group"] in groups:
+                continue  # the same situation in several books: only its best procedure is listed
+            groups.add(r["group"])
+            hits.append(Hit(kind=r["kind"], ref=r["ref"], book=r["book"], title=r.get("display_title") or "",
+                            snippet=snippet(r.get("body") or "", terms), score=round(score, 3)))
+            if len(hits) == limit:
+                break
+        return hits
+
+
+_WEIGHTING = None
+
+
+def weighting_model():
+    """BM25F with each word's rarity measured over whole entries, not field by field.
+
+    With per-field statistics "jeton", a common word, looks rare in titles (few entries
+    have one) and a title mention of it outweighs the one rare word the user typed.
+    """
+    global _WEIGHTING
+    if _WEIGHTING is not None:
+        return _WEIGHTING
+    from whoosh.scoring import BM25F
+
+    class EntryIdfBM25F(BM25F):
+        def idf(self, searcher, fieldname, text):
+            if fieldname in FIELD_BOOSTS:
+                fieldname = "all"
+            return super().idf(searcher, fieldname, text)
+
+    _WEIGHTING = EntryIdfBM25F()
+    return _WEIGHTING
+
+
+_BEST_OF = None
+
+
+def best_of_query_class():
+    """A whoosh query scoring a document by its best-matching subquery (plus a tiebreak).
+
+    whoosh's own DisjunctionMax compares sub-matchers without checking they sit on the
+    same document, and drops one side when the other runs out; this one does neither.
+    """
+    global _BEST_OF
+    if _BEST_OF is not None:
+        return _BEST_OF
+    from whoosh.matching import NullMatcher, UnionMatcher, WrappingMatcher
+    from whoosh.query import DisjunctionMax
+
+    class BestOfMatcher(UnionMatcher):
+        def __init__(self, a, b, tiebreak=0.0):
+            super().__init__(a, b)
+            self.tiebreak = tiebreak
+
+        def copy(self):
+            return self.__class__(self.a.copy(), self.b.copy(), tiebreak=self.tiebreak)
+
+        def supports_block_quality(self):
+            return False
+
+        def max_quality(self):
+            return max(self.a.max_quality(), self.b.max_quality()) * (1 + self.tiebreak)
+
+        def replace(self, minquality=0):
+            a, b = self.a, self.b
+            if not (a.is_active() or b.is_active()):
+                return NullMatcher()
+            if not a.is_active():
+                return b.replace()
+            if not b.is_active():
+                return a.replace()
+            a, b = a.replace(), b.replace()
+            if a is not self.a or b is not self.b:
+                return self.__class__(a, b, tiebreak=self.tiebreak)
+            self._id = None
+            return self
+
+        def score(self):
+            a, b = self.a, self.b
+            if not a.is_active():
+                return b.score()
+            if not b.is_active():
+                return a.score()
+            id_a, id_b = a.id(), b.id()
+            if id_a != id_b:
+                return a.score() if id_a < id_b else b.score()
+            sa, sb = a.score(), b.score()
+            return max(sa, sb) + self.tiebreak * min(sa, sb)
+
+    class BestOf(DisjunctionMax):
+        def normalize(self):
+            # Never merged into an enclosing BestOf: the two may have different tiebreaks.
+            return self.__class__([q.normalize() for q in self.subqueries], boost=self.boost,
+                                  tiebreak=self.tiebreak)
+
+        def _matcher(self, subs, searcher, context):
+            matchers = [q.matcher(searcher, context) for q in subs]
+            m = matchers[0]
+            for other in matchers[1:]:
+                m = BestOfMatcher(m, other, tiebreak=self.tiebreak)
+            return WrappingMatcher(m, self.boost) if self.boost != 1.0 else m
+
+    _BEST_OF = BestOf
+    return BestOf
+
+
+def _whoosh_query(plan: QueryPlan):
+    from whoosh.query import Or, Phrase, Term
+
+    BestOf = best_of_query_class()
+
+    parts = []
+    for concept in plan.concepts:
+        alternatives = []
+        for terms, weight in concept.variants:
+            per_field = []
+            for name, boost in FIELD_BOOSTS.items():
+                if len(terms) == 1:
+                    per_field.append(Term(name, terms[0], boost=boost * weight))
+                else:
+                    per_field.append(Phrase(name, list(terms), boost=boost * weight))
+            alternatives.append(BestOf(per_field, tiebreak=FIELD_TIEBREAK))
+        parts.append(BestOf(alternatives) if len(alternatives) > 1 else alternatives[0])
+    for pair in plan.pairs:
+        parts += [Phrase(name, list(pair), slop=PAIR_SLOP, boost=FIELD_BOOSTS[name] * PAIR_WEIGHT)
+                  for name in ("title", "body")]
+    parts += [Term("number", n, boost=NUMBER_BOOST) for n in plan.numbers]
+    return Or(parts)
+
+
+_OPEN: dict[str, SearchIndex] = {}
+
+
+def open_index(kb) -> SearchIndex:
+    """The index of `kb`: from this process, from the cache directory, or built now.
+
+    A cached index without its marker, or that fails to open or answer, is removed and
+    rebuilt; when the cache directory is not writable the index lives in memory.
+    """
+    from .load import cache_dir
+
+    docs = None if kb.digest else documents(kb)
+    digest = index_digest(kb, docs)
+    root = cache_dir()
+    final = root / f"index-{digest}"
+    cached = _OPEN.get(str(final)) or _OPEN.get(f"ram:{digest}")
+    if cached is not None:
+        return cached
+    for _attempt in range(3):
+        if final.is_dir():
+            index = _open_dir(final, str(final))
+            if index is not None:
+                _OPEN[str(final)] = index
+                return index
+            _remove_dir(final)
+        docs = documents(kb) if docs is None else docs
+        try:
+            tmp = build_index_dir(root, digest, docs)
+        except OSError:
+            break  # read-only or full cache directory
+        try:
+            os.rename(tmp, final)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)  # another process won the race: use its index
+    docs = documents(kb) if docs is None else docs
+    index = _ram_index(docs, f"ram:{digest}")
+    _OPEN[index.cache_key] = index
+    return index
+
+
+def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
+    """Open a finished index directory, or None if it is incomplete or damaged."""
+    from whoosh.filedb.filestore import FileStorage
+
+    try:
+        fmt, count = (path / MARKER).read_text(encoding="utf-8").split()
+        if fmt != INDEX_FORMAT:
+            return None
+        vocabulary = json.loads((path / VOCABULARY).read_text(encoding="utf-8"))
+        ix = FileStorage(str(path), readonly=True).open_index()
+        index = SearchIndex(ix, vocabulary, path, cache_key)
+        index.check(int(count))
+        return index
+    except Exception:
+        return None
+
+
+def _ram_index(docs: list[dict], cache_key: str) -> SearchIndex:
+    from whoosh.filedb.filestore import RamStorage
+
+    ix = RamStorage().create_index(_schema())
+    _fill(ix, docs)
+    return SearchIndex(ix, _vocabulary(docs), None, cache_key)
+
+
+def _remove_dir(path: Path) -> None:
+    """Move a damaged index aside (atomic), then delete it; never fails."""
+    trash = path.with_name(f".trash-{path.name}-{os.getpid()}")
+    try:
+        os.rename(path, trash)
+    except OSError:
+        trash = path
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def _forget(index: SearchIndex) -> None:
+    _OPEN.pop(index.cache_key, None)
+    try:
+        index.searcher.close()
+    except Exception:
+        pass
+
+
+# -- snippets and suggestions -------------------------------------------------------------------
+
+def snippet(text: str, terms: set[tuple[str, ...]], width: int = SNIPPET_CHARS) -> str:
+    """A window of `text` around the matched words, each run of them wrapped in `**`.
+
+    `terms` holds analysed term sequences: a one-word sequence is marked wherever it
+    occurs, a phrase only where its words follow each other (stop words aside).
+    """
+    from .analysis import analyze_spans
+
+    spans = analyze_spans(text)
+    stems = [term for term, _, _ in spans]
+    marked = [False] * len(spans)
+    for seq in terms:
+        n = len(seq)
+        for i in range(len(spans) - n + 1):
+            if tuple(stems[i:i + n]) == seq:
+                marked[i:i + n] = [True] * n
+    marks = [(s, e) for (_, s, e), m in zip(spans, marked) if m]
+    start, end = 0, len(text)
+    if len(text) > width:
+        start = _best_window(marks, width) if marks else 0
+        start = _word_start(text, start)
+        end = _word_end(text, min(len(text), start + width))
+    runs: list[list[int]] = []
+    for s, e in marks:
+        if s < start or e > end:
+            continue
+        if runs and not text[runs[-1][1]:s].strip(" -'’"):
+            runs[-1][1] = e
+        else:
+            runs.append([s, e])
+    out, pos = [], start
+    for s, e in runs:
+        out += [text[pos:s], "**", text[s:e], "**"]
+        pos = e
+    out.append(text[pos:end])
+    body = re.sub(r"\s+", " ", "".join(out).replace("\n", " · ")).strip()
+    return ("… " if start > 0 else "") + body + (" …" if end < len(text) else "")
+
+
+def _best_window(marks: list[tuple[int, int]], width: int) -> int:
+    """Start of the window of `width` characters holding the most marks (a little before the first)."""
+    best_start, best_count = marks[0][0], 0
+    for s, _ in marks:
+        count = sum(1 for s2, e2 in marks if s2 >= s and e2 <= s + width - 40)
+        if count > best_count:
+            best_start, best_count = s, count
+    return max(0, best_start - 40)
+
+
+def _word_start(text: str, i: int) -> int:
+    if i <= 0:
+        return 0
+    while i < len(text) and not text[i - 1].isspace():
+        i += 1
+    return i
+
+
+def _word_end(text: str, i: int) -> int:
+    while i < len(text) and not text[i].isspace():
+        i += 1
+    return i
+
+
+def _suggest(index: SearchIndex, kb, query: str, book, kind) -> str | None:
+    """The query with unknown words replaced by the closest indexed words, if that finds hits."""
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.process import extractOne
+
+    from .analysis import STOP_WORDS, fold, stem, words
+
+    pieces, pos, changed = [], 0, False
+    for word, start, end in words(query)[:MAX_CONCEPTS]:
+        folded = fold(word)
+        if len(folded) < 3 or folded in STOP_WORDS or not folded.isalpha() or index.knows(stem(folded)):
+            continue
+        maxdist = 1 if len(folded) <= 4 else 2 if len(folded) <= 7 else 3
+        best = extractOne(folded, index.vocabulary.keys(), scorer=Levenshtein.distance, score_cutoff=maxdist)
+        if best is None:
+            continue
+        pieces += [query[pos:start], index.vocabulary[best[0]]]
+        pos, changed = end, True
+    if not changed:
+        return None
+    suggestion = re.sub(r"\s+", " ", "".join(pieces) + query[pos:]).strip()
+    plan = QueryPlan.build(suggestion, glossary_map(kb.glossary), index)
+    if plan.empty or not index.run(plan, book, kind, 1):
+        return None
+    return suggestion
+
+
+# -- terminal output ---------------------------------------------------------------------------
+
+HIGHLIGHT_RE = re.compile(r"\*\*(.+?)\*\*")
+
+
+def result_text(result: SearchResult, color: bool = False) -> str:
+    """The hits as `ruling search` prints them; matched words in colour, or `**…**` when piped."""
+    import click
+
+    def paint(text, **style):
+        return click.style(text, **style) if color else text
+
+    if not result.hits:
+        line = f"Aucun résultat pour « {result.query.strip()} »."
+        if result.suggestion:
+            line += f" Vouliez-vous dire « {result.suggestion} » ?"
+        return line
+    lines = []
+    for n, hit in enumerate(result.hits, 1):
+        if hit.kind == "clause":
+            head = f"{n:>2}. {paint(hit.ref, bold=True)} — {hit.title}"
+        else:
+            head = (f"{n:>2}. procédure {paint(hit.ref, bold=True)} ({hit.book}) — {hit.title}"
+                    f"  → ruling ask {hit.ref} --book {hit.book}")
+        text = hit.snippet
+        if color:
+            text = HIGHLIGHT_RE.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), text)
+        lines += [head, f"    {text}"] if text else [head]
+    return "\n".join(lines)
