@@ -114,23 +114,27 @@ def procedure_problems(kb, proc) -> list[Problem]:
 
 def hash_problems(kb, proc, missing: bool, stale: bool) -> list[Problem]:
     """Cites whose text hash is missing (until `ruling check --stamp`) or no longer matches the clause."""
+    return [p for rule in proc.rules for p in rule_hash_problems(kb, proc, rule, missing, stale)]
+
+
+def rule_hash_problems(kb, proc, rule, missing: bool, stale: bool) -> list[Problem]:
+    """`hash_problems` for one rule: the engine refuses a decision whose cited text changed."""
     from .procedures import text_hash
 
     out = []
-    for rule in proc.rules:
-        for cite in rule.cites:
-            clause = kb.find(cite.citation)
-            if clause is None:
-                continue
-            actual = text_hash(clause.full_text)
-            if cite.hash is None and missing:
-                out.append(Problem(proc.file, cite.line, f"la citation « {cite.written} » de l'issue « {rule.outcome} » "
-                                                         "n'a pas d'empreinte ; lancez « ruling check --stamp »"))
-            elif cite.hash is not None and cite.hash != actual and stale:
-                out.append(Problem(proc.file, cite.line,
-                                   f"le texte de {cite.citation} a changé depuis l'écriture de la procédure {proc.id} "
-                                   f"(issue « {rule.outcome} », empreinte {cite.hash}, texte actuel {actual}) ; relisez "
-                                   "la décision puis lancez « ruling check --stamp »"))
+    for cite in rule.cites:
+        clause = kb.find(cite.citation)
+        if clause is None:
+            continue
+        actual = text_hash(clause.full_text)
+        if cite.hash is None and missing:
+            out.append(Problem(proc.file, cite.line, f"la citation « {cite.written} » de l'issue « {rule.outcome} » "
+                                                     "n'a pas d'empreinte ; lancez « ruling check --stamp »"))
+        elif cite.hash is not None and cite.hash != actual and stale:
+            out.append(Problem(proc.file, cite.line,
+                               f"le texte de {cite.citation} a changé depuis l'écriture de la procédure {proc.id} "
+                               f"(issue « {rule.outcome} », empreinte {cite.hash}, texte actuel {actual}) ; relisez "
+                               "la décision puis lancez « ruling check --stamp »"))
     return out
 
 

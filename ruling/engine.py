@@ -249,6 +249,11 @@ def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
         for q in inputs:
             used[q.id] = values[q.id]
         figures = calc({q.id: values[q.id] for q in inputs})
+    from .check import rule_hash_problems
+
+    stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
+    if stale:  # never rule on a text the procedure's author did not read
+        raise UserError(f"décision refusée : {stale[0]}")
     text = render(rule.decision, figures)
     citations = [kb.find(c.citation) for c in rule.cites]
     return Decision(procedure, used, rule=rule, decision=text, figures=figures,
@@ -324,3 +329,110 @@ def analyse(procedure: Procedure, limit: int = 20000) -> Analysis:
 
     walk({})
     return result
+
+
+# -- comparing books ------------------------------------------------------------------------------------
+
+@dataclass
+class CompareRow:
+    """One case of a situation (shared answers) and what each book decides for it."""
+
+    answers: dict  # question id -> raw value shared by the books
+    label: str  # the case in French
+    cells: dict  # book -> Decision, or None when that book has no such case
+
+    @property
+    def outcomes(self) -> dict:
+        return {b: (d.outcome if d is not None and d.decided else None) for b, d in self.cells.items()}
+
+    @property
+    def differs(self) -> bool:
+        """True when two books decided with different outcomes, or one book has no such case."""
+        decided = [o for o in self.outcomes.values() if o is not None]
+        return len(set(decided)) > 1 or any(d is None for d in self.cells.values())
+
+
+@dataclass
+class Comparison:
+    situation: str
+    procedures: list
+    rows: list
+
+    @property
+    def same(self) -> bool:
+        return not any(r.differs for r in self.rows)
+
+    def to_json(self) -> dict:
+        def cell(d):
+            if d is None:
+                return {"case": False}
+            out = d.to_json()
+            out["case"] = True
+            out["decided"] = d.decided
+            return out
+        return {"situation": self.situation,
+                "procedures": [{"book": p.book, "id": p.id, "title": p.title} for p in self.procedures],
+                "rows": [{"answers": r.answers, "label": r.label, "differs": r.differs,
+                          "books": {b: cell(d) for b, d in r.cells.items()}} for r in self.rows],
+                "same": self.same}
+
+
+def compare(kb, situation: str, answers: dict | None = None) -> Comparison:
+    """What each book rules on the same situation: on the given answers, or case by case over the
+    first question the books share."""
+    procs = [p for p in kb.procedures if p.situation == situation]
+    if not procs:
+        known = sorted({p.situation for p in kb.procedures})
+        close = difflib.get_close_matches(situation, known, n=3, cutoff=0.5)
+        hint = (" ; vouliez-vous " + " ou ".join(close) + " ?") if close else " ; listez-les avec « ruling procedures »"
+        _raise(f"la situation « {situation} » n'existe dans aucun livre{hint}")
+    if answers:
+        unknown = [k for k in answers if all(p.question(k) is None for p in procs)]
+        if unknown:
+            known_q = sorted({q.id for p in procs for q in p.used_questions()})
+            _raise(f"question « {unknown[0]} » inconnue pour la situation {situation} ; questions : {', '.join(known_q)}")
+        label = ", ".join(f"{k}={v}" for k, v in answers.items())
+        return Comparison(situation, procs, [CompareRow(dict(answers), label, {p.book: _decide_subset(kb, p, answers)
+                                                                              for p in procs})])
+    shared = _shared_question(procs)
+    if shared is None:
+        return Comparison(situation, procs, [CompareRow({}, "sans réponse", {p.book: _decide_subset(kb, p, {})
+                                                                             for p in procs})])
+    values: list = []
+    for p in procs:
+        for v in p.question(shared).domain:
+            if v not in values:
+                values.append(v)
+    rows = []
+    for v in values:
+        cells = {}
+        label = None
+        for p in procs:
+            q = p.question(shared)
+            if v in q.domain:
+                label = label or f"{shared}={answer_text(v)} — {q.label(v)}"
+                cells[p.book] = _decide_subset(kb, p, {shared: v})
+            else:
+                cells[p.book] = None
+        rows.append(CompareRow({shared: v}, label, cells))
+    return Comparison(situation, procs, rows)
+
+
+def _shared_question(procs: list) -> str | None:
+    """The first finite question (in rule order) that every procedure of the situation asks."""
+    def asked(p):
+        return [qid for r in p.rules for qid in r.when]
+    for qid in asked(procs[0]):
+        if all(qid in asked(p) and p.question(qid).finite for p in procs):
+            return qid
+    return None
+
+
+def _decide_subset(kb, procedure: Procedure, answers: dict) -> Decision:
+    """Decide with the answers this procedure knows (a value it does not accept counts as no case)."""
+    mine = {k: v for k, v in answers.items() if procedure.question(k) is not None}
+    try:
+        values = normalise_answers(procedure, mine)
+    except UserError:
+        return None
+    return decide_procedure(kb, procedure, values)

@@ -1,0 +1,95 @@
+"""Mutation suite: break the real knowledge base one way at a time.
+
+Each mutation must be caught by `ruling check` (exit 1) with the right file and line, and
+every other command must refuse the broken base with the same message (exit 2).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+PROC = "club/procedures/flop-irregulier.yaml"
+CH9 = "club/09-actions-et-les-relances.yaml"
+CH2 = "club/02-donne.yaml"
+
+
+def replace(old, new, count=1):
+    def mutate(text):
+        assert old in text, old
+        return text.replace(old, new, count)
+    return mutate
+
+
+def regex(pattern, new):
+    def mutate(text):
+        out, n = re.subn(pattern, new, text, count=1, flags=re.M)
+        assert n == 1, pattern
+        return out
+    return mutate
+
+
+# name: (file, mutation, text expected in the problem line, text of the line it must point at)
+MUTATIONS = {
+    "yaml-syntax-error": (CH9, replace("- id: 9-2\n", "- id: 9-2\n  text: [non fermé\n"), "YAML invalide", None),
+    "duplicate-clause-id": (CH9, replace("- id: 9-2\n", "- id: 9-1\n"), "en double", "- id: 9-1"),
+    "missing-text": (CH9, regex(r"^  text: Le « check-raise ».*\n", ""), "text", "- id: 9-1"),
+    "dangling-ref": (CH2, replace("  - 2-17\n", "  - 2-71\n"), "2-71", "- id: 2-4"),
+    "wrong-type-in-schema": (CH9, regex(r"^  topics: \[.*\]$", "  topics: relance"), "topics", "topics: relance"),
+    "book-id-used-twice": ("tda/book.yaml", replace("id: tda\n", "id: club\n"), "déjà défini", "id: club"),
+    "revision-of-missing-folder": ("club/book.yaml", replace("path: revisions/v1", "path: revisions/v0"),
+                                   "revisions/v0", "path: revisions/v0"),
+    "cite-to-missing-clause": (PROC, regex(r'cites: \["2-10#\w+"', 'cites: ["2-99"'), "2-99", "2-99"),
+    "undeclared-question-in-when": (PROC, replace("when: {defaut: premature}", "when: {defaut: premature, vitesse: true}"),
+                                    "vitesse", "vitesse"),
+    "undeclared-choice": (PROC, replace("when: {defaut: premature}", "when: {defaut: prematuree}"),
+                          "prematuree", "prematuree"),
+    "overlapping-rules": (PROC, replace("when: {defaut: sans-brulee, ordre-connu: false}",
+                                        "when: {defaut: sans-brulee}"), "sans-brulee", None),
+    "combination-without-rule": (PROC, replace("when: {defaut: quatre-cartes, ordre-connu: false}",
+                                               "when: {defaut: quatre-cartes, ordre-connu: true}"), "quatre-cartes", None),
+    "unknown-calculator": (PROC, replace("    outcome: flop-repris\n", "    outcome: flop-repris\n    compute: calcul_magique\n"),
+                           "calcul_magique", "calcul_magique"),
+}
+
+#: Editing a clause's text does not lock the whole base (`ruling show` must still read it);
+#: `ruling check` flags the procedures citing it and `decide` refuses those decisions.
+STALE = (CH2, replace("Flop prématuré : le flop seul est repris", "Flop prématuré : le flop est repris"))
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_mutation_is_caught_by_check(name, kb_copy, run):
+    rel, mutate, expected, line_text = MUTATIONS[name]
+    path = kb_copy / rel
+    path.write_text(mutate(path.read_text(encoding="utf-8")), encoding="utf-8")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1, result.output
+    problems = [line for line in result.output.splitlines() if re.match(r"^rulebook/\S+:\d+: ", line) and expected in line]
+    assert problems, result.output
+    if line_text is not None:
+        file, line = problems[0].split(":")[:2]
+        source_lines = (kb_copy.parent / file).read_text(encoding="utf-8").splitlines()
+        window = source_lines[int(line) - 1:int(line) + 2]
+        assert any(line_text in w for w in window), (problems[0], window)
+    refused = run("show", "club:9-13", kb_path=kb_copy)
+    assert refused.exit_code == 2
+    assert refused.output.startswith("Erreur : base de règles invalide : rulebook/")
+    assert "Traceback" not in refused.output
+    assert result.output.splitlines()[0] in refused.output  # the same message as check's first problem
+
+
+def test_changed_cited_text_is_flagged_and_its_decisions_refused(kb_copy, run):
+    rel, mutate = STALE
+    path = kb_copy / rel
+    path.write_text(mutate(path.read_text(encoding="utf-8")), encoding="utf-8")
+    check = run("check", kb_path=kb_copy)
+    assert check.exit_code == 1
+    stale = [line for line in check.output.splitlines() if "le texte de club:2-10 a changé" in line]
+    assert stale and stale[0].startswith(f"rulebook/{PROC}:")
+    refused = run("decide", "flop-irregulier", "--book", "club", "-a", "defaut=premature", kb_path=kb_copy)
+    assert refused.exit_code == 2
+    assert refused.output.strip() == f"Erreur : décision refusée : {stale[0]}"
+    assert run("show", "club:2-10", kb_path=kb_copy).exit_code == 0
+    other = run("decide", "flop-irregulier", "--book", "club", "-a", "defaut=sans-brulee", "-a", "ordre-connu=oui",
+                kb_path=kb_copy)
+    assert other.exit_code == 0 and "club:2-5" in other.output
