@@ -277,5 +277,41 @@ def search_(ctx, words, book, kind, limit, as_json):
         click.echo(result_text(result, color=sys.stdout.isatty()))
 
 
+@cli.command()
+@click.argument("words", nargs=-1)
+@click.option("--book", help="Seulement les situations de ce livre (club, tda, cash, infos).")
+@click.option("--profile", "profile_file", type=click.Path(dir_okay=False),
+              help="Profil d'événement (YAML) : réponses aux questions de contexte.")
+@click.pass_context
+def ask(ctx, words, book, profile_file):
+    """Questionnaire guidé : décrivez la situation, répondez aux seules questions utiles, lisez la
+    décision et la règle à lire à la table."""
+    from .questionnaire import read_mapping_file, run_questionnaire
+
+    kb = _kb(ctx)
+    if book is not None:
+        kb.book(book)
+    profile = read_mapping_file(profile_file, "profil") if profile_file else {}
+    run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty())
+
+
+@cli.command()
+@click.argument("situation")
+@click.option("-a", "--answer", "answer_pairs", multiple=True, metavar="QUESTION=RÉPONSE",
+              help="Une réponse commune aux livres (répétable) : -a cas=don.")
+@click.option("--json", "as_json", is_flag=True, help="Sortie JSON : cas, décision de chaque livre, différences.")
+@click.pass_context
+def compare(ctx, situation, answer_pairs, as_json):
+    """Ce que chaque livre décide pour une même situation, côte à côte, et où ils diffèrent."""
+    from .engine import compare as compare_
+    from .questionnaire import comparison_report, parse_pairs
+
+    result = compare_(_kb(ctx), situation, parse_pairs(answer_pairs))
+    if as_json:
+        _print_json(result.to_json())
+    else:
+        click.echo(comparison_report(_kb(ctx), result))
+
+
 def main() -> None:
     cli(prog_name="ruling")

@@ -183,6 +183,50 @@ def decision_report(kb, decision: Decision, color: bool = False) -> str:
     return "\n".join(out)
 
 
+def comparison_report(kb, comparison) -> str:
+    """`ruling compare`: each case, what each book decides, and where the books differ."""
+    procs = comparison.procedures
+    width = max(len(p.book) for p in procs)
+    out = [f"Situation {comparison.situation} — " + " ; ".join(f"{p.book} : {p.title} ({p.id})" for p in procs)]
+    for row in comparison.rows:
+        out.append("")
+        out.append(f"Cas {row.label} :")
+        for p in procs:
+            d = row.cells[p.book]
+            out.append(f"  {p.book:<{width}} → " + _cell_text(p, d))
+        pending = sorted({q.id for d in row.cells.values() if d is not None and not d.decided for q in d.missing})
+        if len(procs) > 1:
+            if row.differs:
+                out.append("  ⇒ les livres diffèrent")
+            elif pending:
+                out.append("  ⇒ à préciser avec -a : " + ", ".join(pending))
+            else:
+                out.append("  ⇒ même issue dans tous les livres")
+    differing = [r.label for r in comparison.rows if r.differs]
+    out.append("")
+    if len(procs) == 1:
+        out.append(f"Seul le livre {procs[0].book} traite cette situation.")
+    elif differing:
+        out.append("Différences : " + " ; ".join(differing))
+    else:
+        out.append("Aucune différence entre les livres sur ces cas.")
+    return "\n".join(out)
+
+
+def _cell_text(proc, decision) -> str:
+    if decision is None:
+        return "ce cas n'est pas prévu par ce livre"
+    cites = ", ".join(c.citation for c in decision.citations) if decision.decided else \
+        ", ".join(c.citation for c in decision.rule.cites) if decision.rule is not None else ""
+    if decision.decided:
+        return f"[{decision.outcome}] {decision.decision} ({cites})"
+    needs = ", ".join(q.id for q in decision.missing)
+    if decision.rule is not None:
+        return f"[{decision.rule.outcome}] calcul selon {needs} ({cites})"
+    outcomes = ", ".join(r.outcome for r in proc.rules)
+    return f"dépend de {needs} ; issues possibles : {outcomes}"
+
+
 # -- the interactive flow ------------------------------------------------------------------------------
 
 class Quit(Exception):
@@ -191,7 +235,7 @@ class Quit(Exception):
 
 def _prompt(text: str, default=None) -> str:
     try:
-        return click.prompt(text, default=default, show_default=default is not None, type=str)
+        return click.prompt(text, default=default, show_default=bool(default), type=str)
     except (click.Abort, EOFError, KeyboardInterrupt):
         raise Quit from None
 
@@ -247,7 +291,8 @@ def ask_question(question):
         try:
             return parse_answer(question, raw)
         except UserError as e:
-            click.echo(f"{e} ; recommencez.")
+            message = str(e)
+            click.echo(f"{message[0].upper()}{message[1:]} ; recommencez.")
 
 
 def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dict | None = None,
