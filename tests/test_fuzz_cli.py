@@ -1,0 +1,112 @@
+"""Property-based fuzzing of every command: whatever a user types, the CLI answers with
+exit 0, 1 or 2, a French line on error, and never a traceback.
+
+The commands and their options are read from click itself, so a new command is fuzzed
+as soon as it exists. `RULING_FUZZ_EXAMPLES` sets the examples per command (default 400).
+"""
+from __future__ import annotations
+
+import os
+
+import click
+import pytest
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
+
+from conftest import RULEBOOK
+from ruling.cli import cli
+
+EXAMPLES = int(os.environ.get("RULING_FUZZ_EXAMPLES", "400"))
+SLOW = {"check": 15, "export": 15, "diff": 60}  # commands that reread the whole base: fewer examples
+COMMANDS = sorted(cli.commands)
+
+
+@pytest.fixture(scope="module")
+def loaded(kb):
+    """Serve the already-loaded base to every invocation (the fuzzing is about arguments)."""
+    import ruling.load
+
+    mp = pytest.MonkeyPatch()
+    original = ruling.load.load_kb
+    mp.setattr(ruling.load, "load_kb", lambda path=None, **kw: kb if path in (None, str(RULEBOOK)) else original(path, **kw))
+    yield kb
+    mp.undo()
+
+
+def vocabulary(kb) -> list[str]:
+    words = ["club", "tda", "cash", "infos", "club@v1", "club@v9", "git:HEAD:rulebook/club", "git:nope:rulebook/club",
+             "9-13", "9-31", "club:9-13", "club@v1:8-11", "tda:bouton-mort", "", " ", "-", "--", "*", "~", "AND",
+             "(", ")", '"', "'", "é", "🂡", "\x00", "\x1b[31m", "1e309", "-5", "0", "99999999999999999999",
+             "oui", "non", "o", "n", "true", "x" * 300, "carte brulee", "maldonne", "rulebook/club", "/dev/null"]
+    for c in kb.clauses()[:40]:
+        words.append(c.citation)
+    for p in kb.procedures:
+        words += [p.id, p.situation]
+        for q in getattr(p, "questions", {}) or {}:
+            qid = getattr(q, "id", q)
+            words += [str(qid), f"{qid}=oui", f"{qid}=-1", f"{qid}=zzz"]
+            for choice in (getattr(q, "choices", None) or {}):
+                words.append(f"{qid}={choice}")
+    return words
+
+
+def value_strategy(param: click.Parameter, words: list[str]):
+    text = st.one_of(st.sampled_from(words), st.text(max_size=40), st.text(alphabet=st.characters(), max_size=8))
+    if isinstance(param.type, click.Choice):
+        text = st.one_of(st.sampled_from(list(param.type.choices)), text)
+    elif isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType)):
+        text = st.one_of(st.integers(-10**20, 10**20).map(str), text)
+    return text
+
+
+def argv_strategy(command: click.Command, words: list[str]):
+    parts = []
+    for param in command.params:
+        if isinstance(param, click.Argument):
+            n = st.integers(0, 3) if param.nargs == -1 else st.integers(0, 1) if not param.required else st.integers(1, 1)
+            parts.append(n.flatmap(lambda k, p=param: st.lists(value_strategy(p, words), min_size=k, max_size=k)))
+        elif isinstance(param, click.Option):
+            name = param.opts[0]
+            if param.is_flag:
+                parts.append(st.booleans().map(lambda b, n=name: [n] if b else []))
+            elif name == "--kb":
+                continue
+            else:
+                many = 3 if param.multiple else 1
+                parts.append(st.lists(value_strategy(param, words), max_size=many).map(
+                    lambda vals, n=name: [x for v in vals for x in (n, v)]))
+    return st.tuples(*parts).map(lambda groups: [x for g in groups for x in g]) if parts else st.just([])
+
+
+def check_result(result, argv):
+    assert result.exit_code in (0, 1, 2), (argv, result.exit_code, result.output[-500:])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError((argv, repr(result.exception))) from result.exception
+    assert "Traceback" not in result.output, argv
+    if result.exit_code == 2:
+        assert "Erreur : " in result.output, (argv, result.output[-300:])
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_fuzz_command(name, loaded, runner):
+    command = cli.commands[name]
+    words = vocabulary(loaded)
+    examples = min(EXAMPLES, SLOW.get(name, EXAMPLES))
+
+    @seed(20261129)
+    @settings(max_examples=examples, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(argv=argv_strategy(command, words), typed=st.text(max_size=30))
+    def run(argv, typed):
+        result = runner.invoke(cli, [name, *argv], input=typed + "\n")
+        check_result(result, [name, *argv])
+
+    run()
+
+
+@settings(max_examples=min(EXAMPLES, 200), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(argv=st.lists(st.text(max_size=12), max_size=4))
+def test_fuzz_top_level(argv, runner):
+    result = runner.invoke(cli, argv, input="\n")
+    check_result(result, argv)
