@@ -111,7 +111,9 @@ def parse_answer(question: Question, raw):
             items = list(raw)
         else:
             text = str(raw).strip().strip("[]")
-            items = [t for t in re.split(r"[,;]\s*|\s+(?=\d)", text) if t.strip()] if text else []
+            # "100, 200" or "100 200"; with commas, spaces are thousands separators ("1 000, 2 500")
+            separators = r"[,;]" if re.search(r"[,;]", text) else r"\s+"
+            items = [t for t in re.split(separators, text) if t.strip()] if text else []
         return [_whole(i, question) for i in items]
     except (ValueError, TypeError):
         shown = raw if not isinstance(raw, bool) else ("true" if raw else "false")
