@@ -57,7 +57,28 @@ def check_kb(path=None) -> CheckReport:
     kb, problems = parse_kb(root)
     for proc in kb.procedures:
         problems.extend(hash_problems(kb, proc, missing=True, stale=True))
-    return CheckReport(problems=problems, coverage=coverage(kb))
+    cov = coverage(kb)
+    problems.extend(coverage_problems(kb, cov))
+    return CheckReport(problems=problems, coverage=cov)
+
+
+NO_PROCEDURE_RE = re.compile(r"^none — \S")
+
+
+def coverage_problems(kb, cov: dict) -> list[Problem]:
+    """Every normative clause must be cited by a procedure or say why none applies (100 % coverage)."""
+    out = []
+    for book, data in cov.items():
+        for citation in data["uncovered"]:
+            c = kb.find(citation)
+            out.append(Problem(c.file, c.line, f"la règle normative {citation} n'est citée par aucune procédure ; "
+                                               "citez-la dans une procédure ou écrivez pourquoi aucune ne s'applique : "
+                                               "procedure: \"none — <raison>\""))
+    for c in kb.clauses():
+        if c.procedure is not None and not NO_PROCEDURE_RE.match(c.procedure):
+            out.append(Problem(c.file, c.line, f"procedure de {c.citation} : « {c.procedure} » ; attendu "
+                                               "« none — <raison courte> »"))
+    return out
 
 
 # -- procedures ---------------------------------------------------------------------------------

@@ -304,3 +304,16 @@ def test_broken_procedure_stops_other_commands(run, kb_copy):
     assert check.exit_code == 1 and "s'appliquent toutes deux" in check.output
     result = run("decide", "flop-irregulier", "--book", "club", kb_path=kb_copy)
     assert result.exit_code == 2 and result.output.startswith("Erreur : base de règles invalide")
+
+
+def test_uncovered_normative_clause_is_a_problem(run, kb_copy):
+    path = kb_copy / "club" / "procedures" / "partage-du-pot.yaml"
+    path.write_text(re.sub(r'cites: \["10-8#\w+", ', "cites: [", path.read_text(encoding="utf-8")), encoding="utf-8")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert "club/10-etalage.yaml:" in result.output and "la règle normative club:10-8 n'est citée par aucune" in result.output
+    assert "couverture club : 109/110" in result.output
+    chapter = kb_copy / "club" / "10-etalage.yaml"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace(
+        "- id: 10-8\n", "- id: 10-8\n  procedure: \"none — pour le test\"\n"), encoding="utf-8")
+    assert run("check", kb_path=kb_copy).exit_code == 0
