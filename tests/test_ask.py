@@ -1,0 +1,140 @@
+"""`ruling ask` driven as a TD would: typed words, numbered choices, o/n, amounts, mistakes, Ctrl-C."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+import yaml
+
+from ruling.engine import answer_text, decide, decide_procedure, find_procedure, normalise_answers
+from ruling.questionnaire import find_situations
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+
+
+def test_flop_with_four_cards(run):
+    result = run("ask", "flop", "quatre", "cartes", "--book", "club", input="1\n3\no\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "1. Flop exposé de façon irrégulière  [club:flop-irregulier]" in out
+    assert "Sait-on laquelle des deux cartes brûlées" not in out  # cannot change the outcome: never asked
+    assert "La quatrième carte du flop est brûlée ; la turn sera exposée directement." in out
+    assert "club:2-7  [Règlement des tournois du club, chapitre 2" in out
+    assert "Si l'ordre d'apparition des cartes est connu : la quatrième du flop est brûlée" in out
+    assert "Pour rejouer : ruling decide flop-irregulier --book club -a defaut=quatre-cartes -a ordre-connu=oui" in out
+
+
+def test_minimum_raise_with_default_big_blind_and_a_wrong_answer(run):
+    typed = "relance minimum tapis\n1\n1\n3\nx\n2\n\n200, 290\n"
+    result = run("ask", "--book", "club", input=typed)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Réponse « 3 » invalide pour la question « tour »" in out and "recommencez" in out
+    assert "Réponse « x » invalide" in out
+    assert "Montant [100]:" in out
+    assert "minimum 490 au total" in out
+    assert "ex : ouverture à 200, tapis à 290, relance minimum à 490 (total)." in out.replace("\n", " ")
+    assert "-a grosse-blind=100 -a mises=200,290" in out
+
+
+def test_amounts_refused_by_the_calculator_are_asked_again(run):
+    typed = "1\n1\n2\n100\n300, 200\n100\n200, 290\n"
+    result = run("ask", "relance", "minimum", "--book", "club", input=typed)
+    assert result.exit_code == 0, result.output
+    assert "les montants des mises doivent croître" in result.output and "reprenons les montants" in result.output
+    assert "minimum 490 au total" in result.output
+
+
+def test_empty_answer_at_first_prompt_quits_cleanly(run):
+    result = run("ask", input="\n")
+    assert result.exit_code == 0
+    assert result.output.strip().endswith("Questionnaire abandonné : aucune décision.")
+    assert "Traceback" not in result.output
+
+
+def test_end_of_input_mid_questionnaire_quits_cleanly(run):
+    result = run("ask", "flop", "--book", "club", input="1\n")
+    assert result.exit_code == 0 and "Questionnaire abandonné" in result.output
+
+
+def test_ctrl_c_quits_cleanly(run, monkeypatch):
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(click, "prompt", interrupted)
+    result = run("ask", "flop")
+    assert calls and result.exit_code == 0 and "Questionnaire abandonné" in result.output
+
+
+def test_words_that_match_nothing_are_asked_again(run):
+    result = run("ask", "--book", "club", input="xyzzy qwerty\nchip race\n1\n2\n")
+    assert "Aucune situation ne correspond à « xyzzy qwerty »" in result.output
+    assert "ne peuvent plus être convertis" in result.output
+
+
+def test_profile_answers_context_questions(run, tmp_path):
+    profile = tmp_path / "tournoi.yaml"
+    profile.write_text("win-the-button: oui\n", encoding="utf-8")
+    result = run("ask", "qui", "met", "les", "blinds", "place", "vide", "--book", "club", "--profile", profile,
+                 input="1\n")
+    assert result.exit_code == 0, result.output
+    assert "Win The Button" in result.output and "o/n" not in result.output
+
+
+def test_bad_profile_is_one_french_line(run, tmp_path):
+    result = run("ask", "--profile", tmp_path / "absent.yaml")
+    assert result.exit_code == 2 and result.output.startswith("Erreur : le fichier de profil")
+
+
+# -- ten situations as a new TD would meet them, replaying scenarios through the questionnaire -----------------
+
+TEN = [
+    ("club", "carte-tombee", "carte tombée par terre"),
+    ("club", "fausse-donne", "fausse donne"),
+    ("club", "joueur-absent", "joueur absent retard"),
+    ("club", "telephone", "téléphone portable à la table"),
+    ("club", "chip-race", "chip race"),
+    ("club", "partage-du-pot", "partage side pot jeton indivisible"),
+    ("club", "relance-insuffisante", "relance insuffisante 50 %"),
+    ("tda", "donner-des-jetons", "donner des jetons"),
+    ("tda", "relance-insuffisante", "relance trop petite"),
+    ("cash", "mise-tapis-limite", "tapis limite demi-mise"),
+]
+
+
+def _typed(question, value) -> str:
+    if question.type == "choice":
+        return str(list(question.choices).index(value) + 1)
+    if question.type == "bool":
+        return "o" if value else "n"
+    return answer_text(value)
+
+
+@pytest.mark.parametrize("book,procedure,words", TEN, ids=[f"{b}:{p}" for b, p, _ in TEN])
+def test_ten_situations_give_the_cited_ruling(kb, run, book, procedure, words):
+    proc = find_procedure(kb, procedure, book)
+    matches = find_situations(kb, words, book)
+    assert proc in matches, f"« {words} » ne propose pas {book}:{procedure}"
+    scenario = yaml.safe_load((SCENARIOS / book / f"{procedure}.yaml").read_text(encoding="utf-8"))["scenarios"][0]
+    answers = normalise_answers(proc, scenario["answers"])
+    lines, given = [str(matches.index(proc) + 1)], {}
+    while True:  # type the answers in the order the questionnaire asks them
+        state = decide_procedure(kb, proc, given)
+        if state.decided:
+            break
+        question = state.missing[0]
+        given[question.id] = answers[question.id]
+        lines.append(_typed(question, answers[question.id]))
+    result = run("ask", *words.split(), "--book", book, input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    expected = decide(kb, book, procedure, scenario["answers"])
+    assert expected.outcome == scenario["outcome"]
+    assert expected.decision.splitlines()[0] in result.output
+    for clause in expected.citations:
+        assert clause.citation in result.output
+        assert clause.full_text.split()[0] in result.output
+    assert f"Pour rejouer : ruling decide {procedure} --book {book}" in result.output
