@@ -40,8 +40,8 @@ def read_mapping_file(path: str, what: str) -> dict:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise UserError(f"le fichier de {what} « {path} » n'existe pas") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"le fichier de {what} « {path} » est illisible ({e.__class__.__name__})") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL byte in the path
+        raise UserError(f"le fichier de {what} « {path!r} » est illisible ({e.__class__.__name__})") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:

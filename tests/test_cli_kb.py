@@ -70,7 +70,8 @@ def test_unknown_book_and_revision(run):
 
 def test_ambiguous_bare_number_lists_candidates(run, kb_copy):
     tda = kb_copy / "tda" / "reglement.yaml"
-    tda.write_text(tda.read_text(encoding="utf-8").replace("- id: bouton-mort", "- id: 9-13", 1), encoding="utf-8")
+    tda.write_text(tda.read_text(encoding="utf-8") + "- id: 9-13\n  text: Homonyme.\n  kind: informative\n  topics: [test]\n",
+                   encoding="utf-8")
     result = run("show", "9-13", kb_path=kb_copy)
     assert result.exit_code == 2
     assert "club:9-13" in result.output and "tda:9-13" in result.output
