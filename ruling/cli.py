@@ -266,11 +266,12 @@ def procedures(ctx, book, show_calculators, as_json):
 def search_(ctx, words, book, kind, limit, as_json):
     """Cherche règles et procédures avec les mots de la table : `ruling search relance insuffisante`,
     sans accents, avec fautes de frappe ou en anglais du poker (overchip, misdeal)."""
-    from .search import result_text, search
+    from .search import result_text, search_path
 
     if not words:
         raise UserError("indiquez les mots à chercher, par exemple : ruling search relance insuffisante")
-    result = search(_kb(ctx), " ".join(words), book=book, kind=kind, limit=limit)
+    # search_path, not _kb(ctx): with the index cached, the knowledge base need not be loaded.
+    result = search_path(ctx.find_root().obj.get("kb_path"), " ".join(words), book=book, kind=kind, limit=limit)
     if as_json:
         _print_json(result.to_json())
     else:

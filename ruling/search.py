@@ -10,20 +10,17 @@ syntax, so any string is a valid query. whoosh is imported only inside functions
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import UserError
 
-INDEX_FORMAT = "5"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "7"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
-VOCABULARY = "vocabulary.json"
+LEXICON = "lexicon.json"  # the words and the analysed glossary, so a search analyses almost nothing
 
 #: How much a word found in each field counts (a title match beats a mention in the text).
 FIELD_BOOSTS = {"title": 3.0, "keywords": 2.0, "chapter": 0.6, "body": 1.0}
@@ -88,40 +85,63 @@ def search(kb, query: str, *, book: str | None = None, kind: str | None = None, 
     """Search the clauses (current revisions) and procedures of `kb` for `query`."""
     if book is not None:
         kb.book(book)  # raises a French UserError with the closest book id
-    if kind is not None and kind not in KINDS:
-        raise UserError(f"type « {kind} » inconnu ; attendu clause ou procedure")
-    if limit < 1:
-        raise UserError(f"--limit doit être au moins 1 (reçu {limit})")
+    _check_options(kind, limit)
     query = query if isinstance(query, str) else str(query)
     index = open_index(kb)
     try:
-        result = _search(index, kb, query, book, kind, limit)
+        return _search(index, query, book, kind, limit)
     except Exception:
         if not index.path:
             raise
         # A cached index that opened but breaks while searching: rebuild it once.
         _forget(index)
         _remove_dir(index.path)
-        index = open_index(kb)
-        result = _search(index, kb, query, book, kind, limit)
-    return result
+        return _search(open_index(kb), query, book, kind, limit)
 
 
-def _search(index, kb, query, book, kind, limit) -> SearchResult:
-    plan = QueryPlan.build(query, glossary_map(kb.glossary), index)
+def search_path(path, query: str, *, book: str | None = None, kind: str | None = None,
+                limit: int = 10) -> SearchResult:
+    """`search` in the knowledge base at `path` (None: the default one), as `ruling search` does.
+
+    When the index of the base's current content is cached, the base itself is not loaded:
+    its content hash finds the index, which holds everything a search shows.
+    """
+    from .load import content_digest, kb_files, load_kb, resolve_root
+
+    root = resolve_root(path)
+    index = _cached_index(content_digest(root, kb_files(root)))
+    if index is None:
+        return search(load_kb(path), query, book=book, kind=kind, limit=limit)
+    if book is not None and book not in index.lexicon.books:
+        from .model import _unknown
+
+        raise UserError(_unknown("le livre", book, index.lexicon.books))
+    _check_options(kind, limit)
+    try:
+        return _search(index, query if isinstance(query, str) else str(query), book, kind, limit)
+    except Exception:
+        return search(load_kb(path), query, book=book, kind=kind, limit=limit)  # rebuilds a broken index
+
+
+def _check_options(kind, limit) -> None:
+    if kind is not None and kind not in KINDS:
+        raise UserError(f"type « {kind} » inconnu ; attendu clause ou procedure")
+    if limit < 1:
+        raise UserError(f"--limit doit être au moins 1 (reçu {limit})")
+
+
+def _search(index, query, book, kind, limit) -> SearchResult:
+    plan = QueryPlan.build(query, index)
     if plan.empty:
         return SearchResult(query)
     hits = index.run(plan, book, kind, limit)
     suggestion = None
     if not hits:
-        suggestion = _suggest(index, kb, query, book, kind)
+        suggestion = _suggest(index, query, book, kind)
     return SearchResult(query, hits, suggestion)
 
 
 # -- glossary: groups of equivalent phrasings ------------------------------------------------
-
-_GLOSSARY_CACHE: dict[str, "GlossaryMap"] = {}
-
 
 @dataclass
 class GlossaryMap:
@@ -135,13 +155,19 @@ class GlossaryMap:
     by_terms: dict[tuple[str, ...], list[int]]
     longest: int
 
+    def to_json(self) -> dict:
+        return {"groups": [[list(t) for t in g] for g in self.groups],
+                "by_terms": [[list(t), g] for t, g in self.by_terms.items()]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GlossaryMap":
+        by_terms = {tuple(t): list(g) for t, g in data["by_terms"]}
+        return cls([[tuple(t) for t in g] for g in data["groups"]], by_terms,
+                   max((len(t) for t in by_terms), default=1))
+
 
 def glossary_map(glossary: list) -> GlossaryMap:
-    """The analysed glossary (cached per glossary content)."""
-    key = json.dumps(glossary, sort_keys=True, ensure_ascii=False, default=str)
-    cached = _GLOSSARY_CACHE.get(key)
-    if cached is not None:
-        return cached
+    """The glossary analysed: which phrasings are recognised, and what they expand to."""
     from .analysis import analyze, words
 
     groups: list[list[tuple[str, ...]]] = []
@@ -165,10 +191,7 @@ def glossary_map(glossary: list) -> GlossaryMap:
         for terms in recognised:
             by_terms.setdefault(terms, []).append(len(groups))
         groups.append(expansions)
-    longest = max((len(t) for t in by_terms), default=1)
-    gmap = GlossaryMap(groups, by_terms, longest)
-    _GLOSSARY_CACHE[key] = gmap
-    return gmap
+    return GlossaryMap(groups, by_terms, max((len(t) for t in by_terms), default=1))
 
 
 # -- from a query string to weighted alternatives ---------------------------------------------
@@ -216,9 +239,10 @@ class QueryPlan:
         return {terms for c in self.concepts for terms, _ in c.variants}
 
     @classmethod
-    def build(cls, query: str, gmap: GlossaryMap, index) -> "QueryPlan":
+    def build(cls, query: str, index) -> "QueryPlan":
         from .analysis import STOP_WORDS, fold, stem, words
 
+        gmap = index.glossary
         numbers, named = [], []
         for m in list(re.finditer(r"\S+", query))[:MAX_CONCEPTS]:
             raw = m.group().lower().strip(NUMBER_PUNCTUATION)
@@ -292,8 +316,6 @@ def _glossary_span(stems: list[str], i: int, gmap: GlossaryMap) -> tuple[int, li
 
 def _fuzzy_glossary(word: str, gmap: GlossaryMap) -> list[int]:
     """Glossary groups with a one-word phrasing a typo or two away from `word` ("maldone")."""
-    from rapidfuzz.distance import Levenshtein
-
     from .analysis import stem
 
     maxdist = fuzzy_distance(word)
@@ -305,12 +327,27 @@ def _fuzzy_glossary(word: str, gmap: GlossaryMap) -> list[int]:
     for terms, groups in gmap.by_terms.items():
         if len(terms) != 1 or abs(len(terms[0]) - len(target)) > maxdist:
             continue
-        d = Levenshtein.distance(target, terms[0], score_cutoff=maxdist)
+        d = edit_distance(target, terms[0], maxdist)
         if d < best_dist:
             best, best_dist = list(groups), d
         elif d == best_dist:
             best += [g for g in groups if g not in best]
     return best if best_dist <= maxdist else []
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of two short words, or `limit + 1` as soon as it exceeds `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return min(previous[-1], limit + 1)
 
 
 # -- the index: schema, documents, build, cache -------------------------------------------------
@@ -413,28 +450,66 @@ def _question_texts(questions) -> list[str]:
 
 
 def index_digest(kb, docs: list[dict] | None = None) -> str:
-    """The knowledge base's content hash, or a hash of the indexed documents without one."""
+    """The knowledge base's content hash, or a hash of what gets indexed without one."""
     if kb.digest:
         return kb.digest
+    import hashlib
+
     docs = documents(kb) if docs is None else docs
     h = hashlib.blake2b(digest_size=16)
-    h.update(json.dumps(docs, sort_keys=True, ensure_ascii=False).encode())
+    h.update(json.dumps([docs, kb.glossary], sort_keys=True, ensure_ascii=False, default=str).encode())
     return h.hexdigest()
 
 
-def _vocabulary(docs: list[dict]) -> dict[str, str]:
-    """Folded word -> its most frequent written form, for "vouliez-vous dire" suggestions."""
-    from collections import Counter
+@dataclass
+class Lexicon:
+    """What a search needs besides the whoosh index, computed once when it is built.
 
-    from .analysis import fold, words
+    `words`: each folded word of the indexed texts -> its most frequent written form
+    (for suggestions) and its term (so snippets are highlighted without stemming);
+    `glossary`: the analysed glossary; `books`: the ids of the books, to check `--book`.
+    """
 
-    forms: dict[str, Counter] = {}
-    for doc in docs:
-        for name in ("title", "chapter", "keywords", "body"):
-            for word, _, _ in words(doc[name]):
-                if len(word) >= 3 and word.isalpha():
+    words: dict[str, tuple[str, str]]
+    glossary: GlossaryMap
+    books: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, docs: list[dict], glossary: list, books: list[str]) -> "Lexicon":
+        from collections import Counter
+
+        from .analysis import STOP_WORDS, fold, stem, words
+
+        forms: dict[str, Counter] = {}
+        for doc in docs:
+            for name in FIELD_BOOSTS:
+                for word, _, _ in words(doc[name]):
                     forms.setdefault(fold(word), Counter())[word.lower()] += 1
-    return {folded: counts.most_common(1)[0][0] for folded, counts in sorted(forms.items())}
+        table = {folded: (counts.most_common(1)[0][0], "" if folded in STOP_WORDS else stem(folded))
+                 for folded, counts in sorted(forms.items())}
+        return cls(table, glossary_map(glossary), list(books))
+
+    def to_json(self) -> dict:
+        return {"words": {k: list(v) for k, v in self.words.items()}, "glossary": self.glossary.to_json(),
+                "books": self.books}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Lexicon":
+        return cls({k: tuple(v) for k, v in data["words"].items()}, GlossaryMap.from_json(data["glossary"]),
+                   list(data["books"]))
+
+    def term_spans(self, text: str) -> list[tuple[str, int, int]]:
+        """(term, start, end) of each indexed word of `text` (as `analysis.analyze_spans`)."""
+        from .analysis import STOP_WORDS, fold, stem, words
+
+        out = []
+        for word, start, end in words(text):
+            folded = fold(word)
+            known = self.words.get(folded)
+            term = known[1] if known else ("" if folded in STOP_WORDS else stem(folded))
+            if term:
+                out.append((term, start, end))
+        return out
 
 
 def _fill(ix, docs: list[dict]) -> None:
@@ -444,8 +519,11 @@ def _fill(ix, docs: list[dict]) -> None:
     writer.commit()
 
 
-def build_index_dir(target_parent: Path, digest: str, docs: list[dict]) -> Path:
+def build_index_dir(target_parent: Path, digest: str, docs: list[dict], glossary: list, books: list[str]) -> Path:
     """Build the index in a fresh temporary directory of `target_parent`; returns it."""
+    import shutil
+    import tempfile
+
     from whoosh.filedb.filestore import FileStorage
 
     target_parent.mkdir(parents=True, exist_ok=True)
@@ -454,7 +532,8 @@ def build_index_dir(target_parent: Path, digest: str, docs: list[dict]) -> Path:
         ix = FileStorage(str(tmp)).create_index(_schema())
         _fill(ix, docs)
         ix.close()
-        (tmp / VOCABULARY).write_text(json.dumps(_vocabulary(docs), ensure_ascii=False), encoding="utf-8")
+        lexicon = Lexicon.build(docs, glossary, books).to_json()
+        (tmp / LEXICON).write_text(json.dumps(lexicon, ensure_ascii=False), encoding="utf-8")
         (tmp / MARKER).write_text(f"{INDEX_FORMAT}\n{len(docs)}\n", encoding="utf-8")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -463,11 +542,12 @@ def build_index_dir(target_parent: Path, digest: str, docs: list[dict]) -> Path:
 
 
 class SearchIndex:
-    """An open whoosh index (on disk or in memory) with its vocabulary and one searcher."""
+    """An open whoosh index (on disk or in memory) with its lexicon and one searcher."""
 
-    def __init__(self, ix, vocabulary: dict[str, str], path: Path | None, cache_key: str):
+    def __init__(self, ix, lexicon: Lexicon, path: Path | None, cache_key: str):
         self.ix = ix
-        self.vocabulary = vocabulary
+        self.lexicon = lexicon
+        self.glossary = lexicon.glossary
         self.path = path  # None for an in-memory index
         self.cache_key = cache_key
         self.searcher = ix.searcher(weighting=weighting_model())
@@ -512,21 +592,14 @@ class SearchIndex:
         """Indexed terms within `maxdist` edits of `term` (same first letter), not `term` itself."""
         if not maxdist or not term.isalpha():
             return []
-        found: set[str] = set()
-        for name in FIELD_BOOSTS:
-            found.update(self.reader.terms_within(name, term, maxdist, prefix=1))
+        found = set(self.reader.terms_within("all", term, maxdist, prefix=1))
         found.discard(term)
         return sorted(found)
 
     def check(self, expected_docs: int) -> None:
-        """Raise if the index cannot serve a search (missing or damaged files)."""
-        from whoosh.query import Every
-
+        """Raise if the index is not the one its marker describes (a search checks the rest)."""
         if self.searcher.doc_count() != expected_docs:
             raise ValueError("index incomplet")
-        for hit in self.searcher.search(Every(), limit=3):
-            dict(hit)
-        list(self.reader.lexicon("body"))
 
     def run(self, plan: QueryPlan, book: str | None, kind: str | None, limit: int) -> list[Hit]:
         from whoosh.query import And, Term
@@ -549,7 +622,8 @@ class SearchIndex:
                 continue  # the same situation in several books: only its best procedure is listed
             groups.add(r["group"])
             hits.append(Hit(kind=r["kind"], ref=r["ref"], book=r["book"], title=r.get("display_title") or "",
-                            snippet=snippet(r.get("body") or "", terms), score=round(score, 3)))
+                            snippet=snippet(r.get("body") or "", terms, self.lexicon.term_spans),
+                            score=round(score, 3)))
             if len(hits) == limit:
                 break
         return hits
@@ -702,16 +776,29 @@ def open_index(kb) -> SearchIndex:
             _remove_dir(final)
         docs = documents(kb) if docs is None else docs
         try:
-            tmp = build_index_dir(root, digest, docs)
+            tmp = build_index_dir(root, digest, docs, kb.glossary, [b.id for b in kb.books])
         except OSError:
             break  # read-only or full cache directory
         try:
             os.rename(tmp, final)
         except OSError:
-            shutil.rmtree(tmp, ignore_errors=True)  # another process won the race: use its index
+            _remove_dir(tmp)  # another process won the race: use its index
     docs = documents(kb) if docs is None else docs
-    index = _ram_index(docs, f"ram:{digest}")
+    index = _ram_index(docs, kb.glossary, [b.id for b in kb.books], f"ram:{digest}")
     _OPEN[index.cache_key] = index
+    return index
+
+
+def _cached_index(digest: str) -> SearchIndex | None:
+    """The index for `digest` if this process or the cache directory already has it."""
+    from .load import cache_dir
+
+    final = cache_dir() / f"index-{digest}"
+    index = _OPEN.get(str(final)) or _OPEN.get(f"ram:{digest}")
+    if index is None and final.is_dir():
+        index = _open_dir(final, str(final))
+        if index is not None:
+            _OPEN[str(final)] = index
     return index
 
 
@@ -723,25 +810,27 @@ def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
         fmt, count = (path / MARKER).read_text(encoding="utf-8").split()
         if fmt != INDEX_FORMAT:
             return None
-        vocabulary = json.loads((path / VOCABULARY).read_text(encoding="utf-8"))
+        lexicon = Lexicon.from_json(json.loads((path / LEXICON).read_text(encoding="utf-8")))
         ix = FileStorage(str(path), readonly=True).open_index()
-        index = SearchIndex(ix, vocabulary, path, cache_key)
+        index = SearchIndex(ix, lexicon, path, cache_key)
         index.check(int(count))
         return index
     except Exception:
         return None
 
 
-def _ram_index(docs: list[dict], cache_key: str) -> SearchIndex:
+def _ram_index(docs: list[dict], glossary: list, books: list[str], cache_key: str) -> SearchIndex:
     from whoosh.filedb.filestore import RamStorage
 
     ix = RamStorage().create_index(_schema())
     _fill(ix, docs)
-    return SearchIndex(ix, _vocabulary(docs), None, cache_key)
+    return SearchIndex(ix, Lexicon.build(docs, glossary, books), None, cache_key)
 
 
 def _remove_dir(path: Path) -> None:
     """Move a damaged index aside (atomic), then delete it; never fails."""
+    import shutil
+
     trash = path.with_name(f".trash-{path.name}-{os.getpid()}")
     try:
         os.rename(path, trash)
@@ -760,15 +849,16 @@ def _forget(index: SearchIndex) -> None:
 
 # -- snippets and suggestions -------------------------------------------------------------------
 
-def snippet(text: str, terms: set[tuple[str, ...]], width: int = SNIPPET_CHARS) -> str:
+def snippet(text: str, terms: set[tuple[str, ...]], term_spans=None, width: int = SNIPPET_CHARS) -> str:
     """A window of `text` around the matched words, each run of them wrapped in `**`.
 
     `terms` holds analysed term sequences: a one-word sequence is marked wherever it
     occurs, a phrase only where its words follow each other (stop words aside).
     """
-    from .analysis import analyze_spans
+    if term_spans is None:
+        from .analysis import analyze_spans as term_spans
 
-    spans = analyze_spans(text)
+    spans = term_spans(text)
     stems = [term for term, _, _ in spans]
     marked = [False] * len(spans)
     for seq in terms:
@@ -823,28 +913,29 @@ def _word_end(text: str, i: int) -> int:
     return i
 
 
-def _suggest(index: SearchIndex, kb, query: str, book, kind) -> str | None:
+def _suggest(index: SearchIndex, query: str, book, kind) -> str | None:
     """The query with unknown words replaced by the closest indexed words, if that finds hits."""
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import extractOne
 
     from .analysis import STOP_WORDS, fold, stem, words
 
+    candidates = [w for w, (written, term) in index.lexicon.words.items() if term and len(w) >= 3 and w.isalpha()]
     pieces, pos, changed = [], 0, False
     for word, start, end in words(query)[:MAX_CONCEPTS]:
         folded = fold(word)
         if len(folded) < 3 or folded in STOP_WORDS or not folded.isalpha() or index.knows(stem(folded)):
             continue
         maxdist = 1 if len(folded) <= 4 else 2 if len(folded) <= 7 else 3
-        best = extractOne(folded, index.vocabulary.keys(), scorer=Levenshtein.distance, score_cutoff=maxdist)
+        best = extractOne(folded, candidates, scorer=Levenshtein.distance, score_cutoff=maxdist)
         if best is None:
             continue
-        pieces += [query[pos:start], index.vocabulary[best[0]]]
+        pieces += [query[pos:start], index.lexicon.words[best[0]][0]]
         pos, changed = end, True
     if not changed:
         return None
     suggestion = re.sub(r"\s+", " ", "".join(pieces) + query[pos:]).strip()
-    plan = QueryPlan.build(suggestion, glossary_map(kb.glossary), index)
+    plan = QueryPlan.build(suggestion, index)
     if plan.empty or not index.run(plan, book, kind, 1):
         return None
     return suggestion

@@ -1,0 +1,132 @@
+"""Benchmark of `ruling search`: the whole process, a query inside the process, the index build.
+
+Prints figures, asserts nothing. Run: `python bench/bench_search.py [--runs N]`.
+- process: `ruling search QUERY` with the index already cached, against
+  `python -c "import click"` measured in the same run (interleaved), medians over N runs;
+  the target is a ratio of at most 3.5 (also measured with bytecode caching when the
+  environment disables it);
+- query: `search()` in a warm process over the query suite (median, 95th percentile);
+- build: the on-disk index (documents, whoosh, vocabulary, marker) and the in-memory one;
+- quality: recall@1 and recall@3 on tests/search_queries.yaml.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+QUERIES = ROOT / "tests" / "search_queries.yaml"
+
+
+def timed_run(argv: list[str], env: dict) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def bench_process_both(runs: int, env: dict, pycache: str) -> None:
+    """As this environment runs Python, and with bytecode caching on if it was off.
+
+    PYTHONDONTWRITEBYTECODE=1 (set in some sandboxes) makes every run recompile the
+    package's modules while click's come precompiled from site-packages; an installed
+    package has its bytecode compiled, so both figures are printed.
+    """
+    if env.get("PYTHONDONTWRITEBYTECODE"):
+        print("# PYTHONDONTWRITEBYTECODE is set: every run recompiles ruling's modules")
+        bench_process(runs, env)
+        cached = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        cached["PYTHONPYCACHEPREFIX"] = pycache  # bytecode kept out of the source tree
+        print("# the same with bytecode caching (as an installed package runs)")
+        bench_process(runs, cached)
+    else:
+        bench_process(runs, env)
+
+
+def bench_process(runs: int, env: dict) -> None:
+    # The console script next to this interpreter: a version manager's shim on PATH
+    # (pyenv's is a bash script) would add its own start-up to every run.
+    beside = Path(sys.executable).with_name("ruling")
+    ruling = str(beside) if beside.is_file() else (shutil.which("ruling") or "ruling")
+    query = ["relanse", "insufisante"]
+    timed_run([ruling, "search", *query], env)  # builds and caches the index
+    search_times, click_times = [], []
+    for _ in range(runs):
+        click_times.append(timed_run([sys.executable, "-c", "import click"], env))
+        search_times.append(timed_run([ruling, "search", *query], env))
+    s, c = statistics.median(search_times), statistics.median(click_times)
+    print(f"process  ruling search (index cached): median {s * 1000:.0f} ms over {runs} runs "
+          f"(min {min(search_times) * 1000:.0f}, max {max(search_times) * 1000:.0f})")
+    print(f"process  python -c 'import click':     median {c * 1000:.0f} ms over {runs} runs")
+    print(f"process  ratio {s / c:.2f} (target <= 3.5)")
+
+
+def load_suite() -> list[dict]:
+    import yaml
+
+    return yaml.safe_load(QUERIES.read_text(encoding="utf-8"))["queries"]
+
+
+def bench_in_process(suite: list[dict]) -> None:
+    from ruling.load import load_kb
+    from ruling.search import search
+
+    kb = load_kb()
+    search(kb, "warm up")
+    times, first, top3 = [], 0, 0
+    for case in suite:
+        start = time.perf_counter()
+        hits = [h.ref for h in search(kb, case["query"]).hits]
+        times.append(time.perf_counter() - start)
+        expected = case.get("expect") or case["expect_any"]
+        mode = all if "expect" in case else any
+        first += bool(hits) and hits[0] in expected and (mode is any or len(expected) == 1)
+        top3 += mode(e in hits[:3] for e in expected)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+    print(f"query    in process: median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {p95 * 1000:.1f} ms over {len(times)} queries")
+    n = len(suite)
+    print(f"quality  recall@1 {first / n:.1%} ({first}/{n}), recall@3 {top3 / n:.1%} ({top3}/{n})")
+
+
+def bench_build(repeats: int = 3) -> None:
+    from ruling.load import load_kb
+    from ruling.search import _ram_index, build_index_dir, documents
+
+    kb = load_kb()
+    disk, ram = [], []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            docs = documents(kb)
+            build_index_dir(Path(tmp), "bench", docs, kb.glossary, [b.id for b in kb.books])
+            disk.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        _ram_index(documents(kb), kb.glossary, [b.id for b in kb.books], "bench")
+        ram.append(time.perf_counter() - start)
+    print(f"build    on disk: median {statistics.median(disk) * 1000:.0f} ms; in memory: "
+          f"median {statistics.median(ram) * 1000:.0f} ms ({len(docs)} entries, {repeats} builds)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="process runs (at least 10)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as pycache:
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        env.pop("RULING_KB", None)
+        os.environ["XDG_CACHE_HOME"] = cache
+        bench_process_both(max(10, args.runs), env, pycache)
+        bench_in_process(load_suite())
+        bench_build()
+
+
+if __name__ == "__main__":
+    main()
