@@ -474,10 +474,11 @@ def chip_race_classic(old_chip: int, new_chip: int, counts: list[int], others: l
     guaranteed = [i + 1 for i in racers if others[i] == 0]
     lines = [f"{sum(counts)} jetons de {old_chip} = {total}, arrondi au-dessus : {-(-total // new_chip)} jeton(s) de {new_chip}"
              + (f", plafonné à {len(racers)} (un jeton au plus par joueur)" if -(-total // new_chip) > len(racers) else "")]
-    lines.append("cartes : " + ", ".join(f"joueur {i + 1} : {counts[i]}" for i in racers))
+    lines.append("cartes à donner : " + ", ".join(f"joueur {i + 1} : {counts[i]}" for i in racers))
     if guaranteed:
-        lines.append("s'ils ne gagnent rien, les joueurs " + ", ".join(map(str, guaranteed))
-                     + f" reçoivent tout de même un jeton de {new_chip}")
+        who = (f"le joueur {guaranteed[0]} reçoit" if len(guaranteed) == 1
+               else "les joueurs " + ", ".join(map(str, guaranteed)) + " reçoivent")
+        lines.append(f"sans autre jeton, {who} tout de même un jeton de {new_chip} s'il ne gagne rien au chip race")
     return {"chips_to_win": to_win, "cards": list(counts), "guaranteed": guaranteed, "detail": "\n".join(lines)}
 
 
