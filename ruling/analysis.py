@@ -52,9 +52,10 @@ def stem(word: str) -> str:
 
     Snowball knows "-é/-ée" and "-ité" only with their accents; once folded, "brulee" and
     "brule" would stem apart, so a final "e", a doubled consonant and "-it"/"-ier" are
-    trimmed after the stemmer, the same way on both sides of the search.
+    trimmed after the stemmer, the same way on both sides of the search. Negations are
+    kept whole ("sans", not "san").
     """
-    if not word.isalpha():
+    if not word.isalpha() or word in NEGATIONS:
         return word
     s = _snowball(word)
     while len(s) > 3 and s.endswith("e"):

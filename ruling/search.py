@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import UserError
 
-INDEX_FORMAT = "7"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "8"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # the words and the analysed glossary, so a search analyses almost nothing
 
@@ -29,11 +29,13 @@ FIELD_TIEBREAK = 0.3  # a word in several fields: the best field counts, the oth
 #: keyword lists hold many everyday words that would otherwise push the clause aside.
 PROCEDURE_WEIGHT = 0.6
 NUMBER_BOOST = 12.0  # "9-13", "club:9-13", a procedure id: straight to that entry
-#: A glossary equivalent or a word a typo away counts less than the word typed when that
-#: word is in the rulebook ("exact hits first"), and almost as much when it is not
-#: ("overchip", "relanse"): then they are the only reading of what was typed.
+#: A glossary equivalent counts less than the word typed when that word is in the rulebook
+#: (exact hits first), and almost as much when it is not ("overchip"): it is then the only
+#: reading of what was typed.
 SYNONYM_WEIGHT, SYNONYM_WEIGHT_UNKNOWN = 0.5, 0.9
-FUZZY_WEIGHT, FUZZY_WEIGHT_UNKNOWN = 0.3, 0.8
+#: Words one or two typos away are looked for only when the word typed is in no entry
+#: ("relanse"), so they never outrank an entry that has the exact word.
+FUZZY_WEIGHT = 0.8
 PAIR_WEIGHT = 0.5  # two typed words found side by side (within PAIR_SLOP) earn a bonus
 PAIR_SLOP = 3
 PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") also counts alone
@@ -274,9 +276,10 @@ class QueryPlan:
 
         def word_concept(i, scale=1.0):
             variants = [((stems[i],), scale)]
+            if index.knows(stems[i]):
+                return variants  # a word of the rulebook: its typo neighbours would only add noise
             near = index.near_terms(stems[i], fuzzy_distance(typed[i]))
-            weight = FUZZY_WEIGHT if index.knows(stems[i]) else FUZZY_WEIGHT_UNKNOWN
-            return variants + [((t,), weight * scale) for t in near]
+            return variants + [((t,), FUZZY_WEIGHT * scale) for t in near]
 
         i = 0
         while i < len(stems) and len(concepts) < MAX_CONCEPTS:

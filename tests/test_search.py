@@ -1,0 +1,336 @@
+"""`ruling search`: what a tournament director types, and what must come back.
+
+The query suite (tests/search_queries.yaml) measures recall; the other tests pin the
+behaviours it relies on: French analysis, glossary synonyms, typo tolerance that keeps
+exact words first, printed numbers, filters, suggestions, any input accepted, and the
+on-disk index cache (reused, rebuilt when damaged, in memory when it cannot be written).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ruling import search as search_module
+from ruling.analysis import analyze, fold
+from ruling.search import search
+
+SUITE = yaml.safe_load((Path(__file__).parent / "search_queries.yaml").read_text(encoding="utf-8"))["queries"]
+
+
+def refs(result, n=3):
+    return [h.ref for h in result.hits[:n]]
+
+
+# -- the query suite ---------------------------------------------------------------------------
+
+def _top3_ok(case, hits):
+    if "expect" in case:
+        return all(e in hits[:3] for e in case["expect"])
+    return any(e in hits[:3] for e in case["expect_any"])
+
+
+def test_query_suite_recall_at_3_is_at_least_95_percent(kb):
+    assert len(SUITE) >= 40
+    misses, first = [], 0
+    for case in SUITE:
+        hits = refs(search(kb, case["query"]), 3)
+        expected = case.get("expect") or case["expect_any"]
+        first += bool(hits) and hits[0] in expected
+        if not _top3_ok(case, hits):
+            misses.append(f"{case['query']!r}: attendu {expected}, obtenu {hits}")
+    recall3 = 1 - len(misses) / len(SUITE)
+    print(f"\nrecall@1 {first / len(SUITE):.1%}, recall@3 {recall3:.1%} sur {len(SUITE)} requêtes")
+    assert recall3 >= 0.95, "\n".join(misses)
+
+
+@pytest.mark.parametrize("query, citation", [
+    ("carte brulee oubliee au flop", "club:2-5"),
+    ("relanse insufisante", "club:9-9"),
+    ("overchip", "club:9-18"),
+    ("heads-up blinds", "club:8-16"),
+    ("maldonne", "club:2-17"),
+])
+def test_the_issue_examples_find_their_clause_in_the_top_3(kb, query, citation):
+    assert citation in refs(search(kb, query))
+
+
+def test_suite_queries_are_written_as_people_type():
+    queries = [c["query"] for c in SUITE]
+    assert sum(q == fold(q) for q in queries) >= 0.8 * len(queries)  # mostly no accents
+    assert any(q.endswith("?") for q in queries)  # questions
+    assert {"overchip", "misdeal second card exposed", "dead button"} <= set(queries)  # poker English
+
+
+# -- French analysis -------------------------------------------------------------------------------
+
+def test_accents_case_and_plural_meet_on_one_term():
+    assert analyze("Pénalités") == analyze("penalite") == analyze("PÉNALITÉ")
+    assert analyze("carte brûlée") == analyze("cartes brulees")
+    assert analyze("brûlé") == analyze("brûlée") == analyze("brulees")
+
+
+def test_elisions_are_split_with_straight_and_typographic_apostrophes():
+    assert analyze("l'ordre d'apparition") == analyze("ordre apparition")
+    assert analyze("l’ordre qu’il") == analyze("ordre")
+
+
+def test_stop_words_are_dropped_but_negations_kept():
+    terms = analyze("Il n'y a pas de pénalité sans aucun avertissement, jamais plus")
+    for negation in ("ne", "pas", "sans", "aucun", "jamais", "plus"):
+        assert negation in terms
+    assert "il" not in terms and "de" not in terms and "y" not in terms
+
+
+def test_unaccented_query_finds_accented_text(kb):
+    hits = search(kb, "penalite pour maldonne").hits
+    assert hits[0].ref == "infos:maldonne"  # "Il n'y a pas de pénalité pour maldonne."
+    assert "**pénalité**" in hits[0].snippet
+
+
+# -- synonyms, typos, numbers ----------------------------------------------------------------------
+
+def test_english_term_finds_the_french_clause_through_the_glossary(kb):
+    result = search(kb, "misdeal", kind="clause")
+    assert not any("misdeal" in h.snippet.lower() for h in result.hits)  # no clause says "misdeal"
+    assert {"club:2-17", "tda:fausses-donnes"} & set(refs(result, 5))
+
+
+def test_multi_word_synonyms_work_both_ways(kb):
+    # "fausse donne" finds the clause that only says "maldonne", and the other way round
+    assert "infos:maldonne" in refs(search(kb, "fausse donne", kind="clause"), 10)
+    assert "club:2-17" in refs(search(kb, "maldonne", kind="clause"), 5)
+    assert "club:8-16" in refs(search(kb, "heads up", kind="clause"), 5)  # "En tête-à-tête…"
+
+
+def test_quebec_cash_terms_find_the_cash_rules(kb):
+    assert "cash:mises-et-relances-9" in refs(search(kb, "check taper la table", book="cash"))  # attente
+    assert "cash:maldonnes-2" in refs(search(kb, "blinds action maldonne", book="cash"))  # pisses
+
+
+def test_typos_are_tolerated(kb):
+    assert "club:9-9" in refs(search(kb, "relanse insufisante"))
+    assert "club:5-5" in refs(search(kb, "telefone pendant le coup"))
+    assert "club:9-18" in refs(search(kb, "jetton superieur sans anonce"))
+
+
+def test_exact_words_rank_above_typo_neighbours(kb):
+    # "joker" is a word of the rulebook: "joue", "jouer" (a typo away) must not come first
+    hits = search(kb, "joker", kind="clause", limit=20).hits
+    assert len(hits) >= 3 and all("**joker**" in h.snippet.lower() for h in hits)
+    # "jocker" is in no clause: its neighbour "joker" is what is found
+    typo = search(kb, "jocker", kind="clause", limit=3).hits
+    assert [h.ref for h in typo[:2]] == [h.ref for h in hits[:2]]
+
+
+def test_printed_number_finds_its_clause_first(kb):
+    assert refs(search(kb, "9-13"), 1) == ["club:9-13"]
+    assert refs(search(kb, "club:2-17"), 1) == ["club:2-17"]
+    assert refs(search(kb, "voir 2-5 svp"), 1) == ["club:2-5"]
+
+
+def test_procedures_are_among_the_hits_once_per_situation(kb):
+    result = search(kb, "flop irregulier carte brulee", limit=10)
+    procedures = [h for h in result.hits if h.kind == "procedure"]
+    assert procedures and procedures[0].ref == "flop-irregulier"
+    assert len({h.ref for h in procedures}) == len(procedures)
+    assert refs(search(kb, "flop-irregulier"), 1) == ["flop-irregulier"]
+
+
+# -- filters, snippets, suggestions ------------------------------------------------------------------
+
+def test_book_kind_and_limit_filter_the_hits(kb):
+    assert {h.book for h in search(kb, "relance", book="tda").hits} == {"tda"}
+    assert {h.kind for h in search(kb, "relance", kind="procedure").hits} == {"procedure"}
+    assert {h.kind for h in search(kb, "relance", kind="clause").hits} == {"clause"}
+    assert len(search(kb, "relance", limit=3).hits) == 3
+
+
+def test_snippet_highlights_the_matched_words(kb):
+    hit = next(h for h in search(kb, "relance insuffisante").hits if h.ref == "club:9-9")
+    assert "**Relance insuffisante**" in hit.snippet
+    assert hit.title == "LES ACTIONS ET LES RELANCES"
+
+
+def test_no_hit_gives_a_suggestion_from_the_vocabulary(kb):
+    result = search(kb, "pokr")
+    assert result.hits == [] and result.suggestion == "poker"
+    assert search(kb, "zzqxwv").suggestion is None
+
+
+def test_bad_options_are_french_user_errors(kb):
+    from ruling.errors import UserError
+
+    with pytest.raises(UserError, match="vouliez-vous club"):
+        search(kb, "relance", book="clu")
+    with pytest.raises(UserError, match="au moins 1"):
+        search(kb, "relance", limit=0)
+    with pytest.raises(UserError, match="clause ou procedure"):
+        search(kb, "relance", kind="regle")
+
+
+# -- any query string ------------------------------------------------------------------------------
+
+NASTY = ['"', '""', "'", "(", ")", "((relance", "relance AND tapis", "relance OR", "NOT", "*", "rel*",
+         "~", "relance~2", "tapis^3", "field:value", "title:relance", "[a TO z]", "{}", "\\", "😀",
+         "carte 😀 brûlée", "\x00", "\ud800", "", "   ", "\n\t", "a" * 10_000, "relance " * 2000,
+         "9-13-", "club:", ":", "@", "club@v1:8-10", "-", "--", "l'", "qu’", "é" * 50]
+
+
+@pytest.mark.parametrize("query", NASTY, ids=range(len(NASTY)))
+def test_any_query_string_gives_a_list_never_an_error(kb, query):
+    result = search(kb, query, limit=5)
+    assert isinstance(result.hits, list) and len(result.hits) <= 5
+    json.dumps(result.to_json(), ensure_ascii=False)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=80))
+def test_random_text_never_raises(kb, query):
+    assert isinstance(search(kb, query, limit=3).hits, list)
+
+
+# -- the command -----------------------------------------------------------------------------------
+
+def test_command_json_shape(run):
+    result = run("search", "relance", "insuffisante", "--json", "--limit", "3")
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert set(data) == {"query", "hits", "suggestion"} and data["query"] == "relance insuffisante"
+    for hit in data["hits"]:
+        key = "citation" if hit["kind"] == "clause" else "procedure"
+        assert set(hit) == {"kind", key, "book", "title", "snippet", "score"}
+    assert "club:9-9" in [h.get("citation") for h in data["hits"]]
+
+
+def test_command_piped_marks_words_with_stars_and_lists_procedures(run):
+    result = run("search", "flop irregulier", "--limit", "5")
+    assert result.exit_code == 0
+    assert "**" in result.output and "\x1b[" not in result.output
+    assert "procédure flop-irregulier (club)" in result.output
+    assert "ruling ask flop-irregulier --book club" in result.output
+
+
+def test_command_without_hits_suggests_and_exits_0(run):
+    result = run("search", "pokr")
+    assert result.exit_code == 0
+    assert "Aucun résultat pour « pokr ». Vouliez-vous dire « poker » ?" in result.output
+    data = json.loads(run("search", "pokr", "--json").output)
+    assert data == {"query": "pokr", "hits": [], "suggestion": "poker"}
+
+
+def test_command_user_errors_exit_2(run):
+    for args, message in [(("search",), "indiquez les mots"), (("search", "x", "--book", "nope"), "nope"),
+                          (("search", "x", "--limit", "0"), "au moins 1")]:
+        result = run(*args)
+        assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_command_does_not_import_whoosh_at_start():
+    import subprocess
+    import sys
+
+    code = "import sys, ruling.cli; print('whoosh' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+# -- the index cache ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def cold_cache(tmp_path, monkeypatch):
+    """A fresh cache directory, and no index kept open by this process."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(search_module, "_OPEN", {})
+    return tmp_path / "cache" / "ruling"
+
+
+def _index_dirs(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.iterdir() if p.name.startswith("index-")) if cache.is_dir() else []
+
+
+def test_index_is_built_once_in_the_cache_and_reused(kb, cold_cache):
+    first = refs(search(kb, "relance insuffisante"), 5)
+    [index_dir] = _index_dirs(cold_cache)
+    assert index_dir.name == f"index-{kb.digest}"
+    assert (index_dir / search_module.MARKER).is_file()
+    assert not [p for p in cold_cache.iterdir() if p.name.startswith(".")]  # no temporary left
+    stamp = index_dir.stat().st_ino, (index_dir / search_module.MARKER).stat().st_mtime_ns
+    search_module._OPEN.clear()  # as a new process would
+    assert refs(search(kb, "relance insuffisante"), 5) == first
+    assert (index_dir.stat().st_ino, (index_dir / search_module.MARKER).stat().st_mtime_ns) == stamp
+
+
+def test_half_written_index_is_removed_and_rebuilt(kb, cold_cache):
+    expected = refs(search(kb, "overchip"), 5)
+    [index_dir] = _index_dirs(cold_cache)
+    (index_dir / search_module.MARKER).unlink()  # as if the build had stopped before the end
+    search_module._OPEN.clear()
+    assert refs(search(kb, "overchip"), 5) == expected
+    assert (index_dir / search_module.MARKER).is_file()
+
+
+def test_corrupted_index_files_are_detected_and_rebuilt(kb, cold_cache):
+    expected = refs(search(kb, "carte tombee par terre"), 5)
+    [index_dir] = _index_dirs(cold_cache)
+    for f in index_dir.iterdir():
+        if f.suffix in (".seg", ".toc", ".trm", ".pst", ".fdt"):
+            f.write_bytes(b"\x00garbage" * 8)
+    search_module._OPEN.clear()
+    assert refs(search(kb, "carte tombee par terre"), 5) == expected
+    [rebuilt] = _index_dirs(cold_cache)
+    assert (rebuilt / search_module.MARKER).is_file()
+
+
+def test_unwritable_cache_falls_back_to_an_in_memory_index(kb, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the cache directory should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.setattr(search_module, "_OPEN", {})
+    result = search(kb, "relance insuffisante")
+    assert "club:9-9" in refs(result)
+    assert blocker.is_file()
+
+
+def test_permission_denied_falls_back_to_an_in_memory_index(kb, cold_cache, monkeypatch):
+    import tempfile
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", denied)
+    assert "club:9-18" in refs(search(kb, "overchip"))
+    assert _index_dirs(cold_cache) == []
+
+
+def test_base_without_digest_gets_an_index_keyed_by_its_content(cold_cache, kb_copy):
+    from ruling.load import parse_kb
+
+    base, problems = parse_kb(kb_copy)
+    assert not problems and base.digest == ""
+    assert "club:9-9" in refs(search(base, "relanse insufisante"))
+    [first] = _index_dirs(cold_cache)
+    chapter = kb_copy / "club" / "09-actions-et-les-relances.yaml"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("check-raise", "checkraise"), encoding="utf-8")
+    changed, _ = parse_kb(kb_copy)
+    search(changed, "relance")
+    assert len(_index_dirs(cold_cache)) == 2 and first in _index_dirs(cold_cache)
+
+
+def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold_cache):
+    import ruling.load
+
+    run("search", "relance")  # builds the index (loads the base once)
+    monkeypatch.setattr(search_module, "_OPEN", {})
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("the base was loaded although its index is cached")
+
+    monkeypatch.setattr(ruling.load, "load_kb", no_load)
+    result = run("search", "relanse", "insufisante", "--json")
+    assert result.exit_code == 0 and "club:9-9" in result.output
