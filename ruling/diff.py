@@ -234,19 +234,15 @@ def _parse_chapter(text: str, label: str, book_id: str, meta: dict, kb) -> Chapt
     """A chapter file's clauses, validated by the chapter schema; None for other YAML files."""
     import yaml
 
-    from .load import Schemas, YamlDoc, _build_chapter, _Loader
+    from .load import Schemas, YamlDoc, build_chapter, parse_yaml_text, yaml_error_location
     from .model import Revision
 
-    loader = _Loader(text)
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        data, node = parse_yaml_text(text)
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{label}:{mark.line + 1}" if mark else label
-        raise UserError(f"YAML invalide dans {where} : {getattr(e, 'problem', None) or e}") from None
-    finally:
-        loader.dispose()
+        line, what = yaml_error_location(e)
+        where = f"{label}:{line}" if line else label
+        raise UserError(f"YAML invalide dans {where} : {what}") from None
     if not isinstance(data, dict) or "clauses" not in data:
         return None
     doc = YamlDoc(Path(label), label, data, node)
@@ -256,7 +252,7 @@ def _parse_chapter(text: str, label: str, book_id: str, meta: dict, kb) -> Chapt
     if problems:
         raise UserError(f"chapitre invalide : {problems[0]}")
     rev = Revision(id="", title="", path="")
-    return _build_chapter(doc, {"id": book_id, "labels": meta.get("labels")}, rev, True)
+    return build_chapter(doc, {"id": book_id, "labels": meta.get("labels")}, rev, True)
 
 
 # -- pairing -------------------------------------------------------------------------------

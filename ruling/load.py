@@ -163,19 +163,29 @@ def read_yaml(path: Path, base: Path, problems: list[Problem]) -> YamlDoc | None
     except (OSError, UnicodeDecodeError) as e:
         problems.append(Problem(display, 0, f"fichier illisible ({e.__class__.__name__}) ; attendu du YAML en UTF-8"))
         return None
+    try:
+        data, node = parse_yaml_text(text)
+    except yaml.YAMLError as e:
+        line, what = yaml_error_location(e)
+        problems.append(Problem(display, line, f"YAML invalide : {what}"))
+        return None
+    return YamlDoc(path, display, data, node)
+
+
+def parse_yaml_text(text: str) -> tuple[object, yaml.Node | None]:
+    """One YAML document and its node tree (kept for line numbers); raises yaml.YAMLError."""
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        what = getattr(e, "problem", None) or str(e).splitlines()[0]
-        problems.append(Problem(display, line, f"YAML invalide : {what}"))
-        return None
+        return (loader.construct_document(node) if node is not None else None), node
     finally:
         loader.dispose()
-    return YamlDoc(path, display, data, node)
+
+
+def yaml_error_location(err: yaml.YAMLError) -> tuple[int, str]:
+    """The 1-based line (0 if unknown) and the short description of a YAML syntax error."""
+    mark = getattr(err, "problem_mark", None)
+    return (mark.line + 1 if mark else 0), (getattr(err, "problem", None) or str(err).splitlines()[0])
 
 
 @dataclass
@@ -291,7 +301,7 @@ def _build_book(doc: YamlDoc, root: Path, schemas: Schemas, problems: list[Probl
             cdoc = read_yaml(chapter_file, root, problems)
             if cdoc is None or not schemas.validate("chapter", cdoc, problems):
                 continue
-            rev.chapters.append(_build_chapter(cdoc, data, rev, current))
+            rev.chapters.append(build_chapter(cdoc, data, rev, current))
         _check_unique_ids(rev, problems)
         revisions.append(rev)
     return Book(id=data["id"], title=data["title"], kind=data["kind"], description=data.get("description", ""),
@@ -299,7 +309,8 @@ def _build_book(doc: YamlDoc, root: Path, schemas: Schemas, problems: list[Probl
                 note=data.get("note"), dir=str(book_dir))
 
 
-def _build_chapter(doc: YamlDoc, book: dict, rev: Revision, current: bool) -> Chapter:
+def build_chapter(doc: YamlDoc, book: dict, rev: Revision, current: bool) -> Chapter:
+    """The clauses of one validated chapter file, as objects of `rev`."""
     data = doc.data
     clauses = []
     for i, c in enumerate(data["clauses"]):
