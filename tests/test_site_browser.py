@@ -1,0 +1,215 @@
+"""The built site in a real browser: search, permalinks, the questionnaire, offline use.
+
+Playwright drives Debian's chromium (/usr/bin/chromium; scripts/install-browser.sh installs it,
+Playwright's own browser download does not work here). Every request that would leave the
+machine is refused and counted: the site must need none. Screenshots go to build/screenshots/.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from test_site import INJECTION, _paths, built_site, inject
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = ROOT / "build" / "screenshots"
+#: How chromium must run here: as root, headless, and with no background calls to the outside.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not CHROMIUM.exists():
+    pytest.skip("chromium absent (/usr/bin/chromium) : lancez scripts/install-browser.sh", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright absent : lancez scripts/install-browser.sh")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return built_site(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    """The built site over HTTP on a free local port."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page; requests to anything but this machine are refused and recorded."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="fr-FR")
+    outside: list[str] = []
+    errors: list[str] = []
+
+    def only_local(route):
+        url = route.request.url
+        if url.startswith(("file:", "http://127.0.0.1", "data:", "blob:")):
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    pg = context.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert outside == [], f"the site tried to reach: {outside}"
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def shot(page, name: str, full_page: bool = False) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
+
+
+def search(page, words: str):
+    """Type in the search box once the index is loaded (a query typed earlier is not rerun)."""
+    page.locator("input.md-search__input").click()
+    page.wait_for_function("""() => {
+        const meta = document.querySelector('.md-search-result__meta');
+        return meta && meta.textContent.trim() !== '' && !meta.textContent.includes('Initialisation');
+    }""", timeout=60000)
+    page.locator("input.md-search__input").press_sequentially(words, delay=30)  # typed, as a reader does
+    page.wait_for_selector(".md-search-result__item", timeout=30000)
+
+
+def test_home_page(page, server):
+    page.goto(server + "index.html")
+    assert page.title().startswith("Règles de poker")
+    assert page.locator("table a[href='livres/club/index.html']").count() == 1
+    shot(page, "home.png")
+
+
+def test_search_maldonne_reaches_the_misdeal_clause(page, server):
+    page.goto(server + "index.html")
+    search(page, "maldonne")
+    target = page.locator("a.md-search-result__link[href*='livres/cash/maldonnes.html'][href$='#maldonnes-1']")
+    if not target.is_visible():  # material folds a page's further sections under "N de plus"
+        page.locator(".md-search-result__item details summary, .md-search-result__more summary").first.click()
+    target.click()
+    page.wait_for_url("**/livres/cash/maldonnes.html*#maldonnes-1")
+    heading = page.locator("[id='maldonnes-1']")
+    assert heading.is_visible()
+    body = page.locator("[data-citation='cash:maldonnes-1'] .ruling-clause-text").inner_text()
+    assert "constituent une maldonne" in body
+
+
+def test_clause_permalink_lands_on_the_clause(page, server, kb):
+    page.goto(server + "livres/club/09.html#9-13")
+    assert page.evaluate("document.querySelector(':target') && document.querySelector(':target').id") == "9-13"
+    top = page.evaluate("document.getElementById('9-13').getBoundingClientRect().top")
+    assert 0 <= top < 200, f"the clause heading is at {top}px, not at the top of the window"
+    text = page.locator("[data-citation='club:9-13'] .ruling-clause-text").inner_text()
+    assert " ".join(text.split()) == " ".join(kb.clause("club:9-13").text.split())
+    shot(page, "clause.png")
+
+
+def test_questionnaire_runs_to_its_decision(page, server, kb):
+    proc = next(p for p in kb.procedures if p.id == "flop-irregulier" and p.book == "club")
+    rule = next(r for r in proc.rules if r.outcome == "bruler-premiere-du-flop")
+    page.goto(server + "questionnaire.html")
+    page.fill(".rq-filter", "flop")
+    page.locator("button.rq-procedure", has_text=proc.title).click()
+    page.locator("button.rq-choice", has_text="Le flop a été exposé sans brûler de carte").click()
+    page.locator("button.rq-choice", has_text="Oui").click()
+    decision = page.locator(".rq-decision")
+    decision.wait_for()
+    assert page.locator(".rq-decision-text").inner_text() == rule.decision
+    cited = page.locator(".rq-clause-ref a").all_inner_texts()
+    assert cited == ["club:2-5"]
+    clause = kb.clause("club:2-5")
+    shown = page.locator(".rq-clause").inner_text()
+    for item in clause.items:
+        assert " ".join(item.split()) in " ".join(shown.split())
+    shot(page, "decision.png")
+    # the cited clause's link opens the clause itself
+    page.locator(".rq-clause-ref a").click()
+    page.wait_for_url("**/livres/club/02.html#2-5")
+
+
+def test_questionnaire_in_the_browser_walks_like_the_engine(page, server, kb):
+    """For every procedure and every answer set on the way, the browser asks what Python asks."""
+    from ruling.site.procview import procedure_data
+    from ruling.site.walk import step
+
+    cases = []
+    for proc in kb.procedures:
+        data = procedure_data(proc)
+        for answers in _paths(data):
+            kind, value = step(data, answers)
+            expected = {"decision": value["outcome"]} if kind == "decision" else {"question": value}
+            cases.append({"key": f"{proc.book}/{proc.id}", "answers": answers, "expected": expected})
+    page.goto(server + "questionnaire.html")
+    mismatches = page.evaluate("""cases => cases.filter(c => {
+        const proc = window.RULING_QUESTIONNAIRE.procedures.find(p => p.key === c.key);
+        const got = window.RulingQuestionnaire.step(proc, c.answers);
+        const result = got.decision ? {decision: got.decision.outcome} : {question: got.question};
+        return JSON.stringify(result) !== JSON.stringify(c.expected);
+    })""", cases)
+    assert len(cases) > len(kb.procedures)
+    assert mismatches == []
+
+
+def test_procedure_page_draws_its_flowchart(page, server):
+    page.goto(server + "procedures/club/flop-irregulier.html")
+    page.wait_for_selector("div.mermaid", timeout=15000)
+    assert page.locator("pre.mermaid").count() == 0  # the source was replaced by the drawing
+    assert page.locator("div.mermaid").bounding_box()["height"] > 150
+    page.locator("[data-procedure='club/flop-irregulier'] button.rq-choice").first.wait_for()
+    shot(page, "procedure.png", full_page=True)
+
+
+def test_offline_from_file_navigates_and_searches(page, site):
+    page.goto((site / "livres" / "club" / "09.html").as_uri() + "#9-13")
+    assert page.evaluate("document.querySelector(':target').id") == "9-13"
+    page.locator(".ruling-breadcrumb a[href='index.html']").click()  # links work between files
+    page.wait_for_url("**/livres/club/index.html")
+    page.goto((site / "questionnaire.html").as_uri())
+    assert page.locator("button.rq-procedure").count() > 0  # the procedures came with the page, no fetch
+    search(page, "maldonne")
+    hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(e => e.href)")
+    assert any("livres/cash/maldonnes.html" in h for h in hrefs), hrefs
+    shot(page, "offline-search.png")
+
+
+def test_markup_in_a_clause_shows_literally_and_runs_no_script(page, tmp_path_factory):
+    import shutil
+
+    from conftest import RULEBOOK
+
+    root = tmp_path_factory.mktemp("kb-browser-injected") / "rulebook"
+    shutil.copytree(RULEBOOK, root)
+    citation = inject(root)
+    site = built_site(tmp_path_factory, "injected-browser", root)
+    book, clause_id = citation.split(":")
+    page_file = next(p for p in (site / "livres" / book).glob("*.html")
+                     if f'data-citation="{book}&#58;' in p.read_text(encoding="utf-8")
+                     and f'id="{clause_id}"' in p.read_text(encoding="utf-8"))
+    page.goto(page_file.as_uri() + "#" + clause_id)
+    assert page.evaluate("window.__rulingInjected === undefined")
+    text = page.evaluate(f"document.querySelector(\"[data-citation='{citation}'] .ruling-clause-text\").textContent")
+    assert text == INJECTION
