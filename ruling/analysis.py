@@ -35,6 +35,7 @@ _EXTRA_STOPS = {
 }
 
 
+@lru_cache(maxsize=50000)
 def fold(text: str) -> str:
     """Lowercase and strip accents: "Brûlée" -> "brulee", "cœur" -> "coeur"."""
     text = text.lower().replace("œ", "oe").replace("æ", "ae")

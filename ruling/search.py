@@ -605,28 +605,28 @@ class SearchIndex:
             raise ValueError("index incomplet")
 
     def run(self, plan: QueryPlan, book: str | None, kind: str | None, limit: int) -> list[Hit]:
+        """The best `limit` hits: clauses and procedures ranked together, one procedure per situation."""
         from whoosh.query import And, Term
 
         query = _whoosh_query(plan)
-        filters = [Term("book", book)] if book else []
-        if kind:
-            filters.append(Term("kind", kind))
-        flt = (And(filters) if len(filters) > 1 else filters[0]) if filters else None
-        results = self.searcher.search(query, limit=None, filter=flt)
-        ranked, groups = [], set()
-        for r in results:
-            score = float(r.score) * (PROCEDURE_WEIGHT if r["kind"] == "procedure" else 1.0)
-            ranked.append((score, r.rank, r))
-        ranked.sort(key=lambda item: (-item[0], item[1]))
-        hits = []
+        ranked = []
+        for k in ((kind,) if kind else KINDS):
+            # Enough procedures to fill `limit` distinct situations even if every book has each one.
+            wanted = limit if k == "clause" else limit * max(1, len(self.lexicon.books))
+            flt = And([Term("kind", k), Term("book", book)]) if book else Term("kind", k)
+            weight = PROCEDURE_WEIGHT if k == "procedure" else 1.0
+            for r in self.searcher.search(query, limit=wanted, filter=flt):
+                ranked.append((-float(r.score) * weight, k != "clause", r.rank, r.fields()))
+        ranked.sort(key=lambda item: item[:3])
+        hits, groups = [], set()
         terms = plan.highlight_terms
-        for score, _, r in ranked:
-            if r["group"] in groups:
+        for negative_score, _, _, doc in ranked:
+            if doc["group"] in groups:
                 continue  # the same situation in several books: only its best procedure is listed
-            groups.add(r["group"])
-            hits.append(Hit(kind=r["kind"], ref=r["ref"], book=r["book"], title=r.get("display_title") or "",
-                            snippet=snippet(r.get("body") or "", terms, self.lexicon.term_spans),
-                            score=round(score, 3)))
+            groups.add(doc["group"])
+            hits.append(Hit(kind=doc["kind"], ref=doc["ref"], book=doc["book"], title=doc.get("display_title") or "",
+                            snippet=snippet(doc.get("body") or "", terms, self.lexicon.term_spans),
+                            score=round(-negative_score, 3)))
             if len(hits) == limit:
                 break
         return hits
