@@ -66,7 +66,7 @@ def _print_json(data) -> None:
 
 
 @click.group(cls=RulingGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--kb", "kb_path", envvar="RULING_KB", type=click.Path(file_okay=False),
+@click.option("--kb", "kb_path", envvar="RULING_KB", metavar="DOSSIER",
               help="Dossier de la base de règles (par défaut : celle fournie avec ruling).")
 @click.version_option(package_name="ruling", message="ruling %(version)s")
 @click.pass_context
@@ -202,8 +202,8 @@ def _decide_inputs(answer_pairs, answers_file, profile_file) -> tuple[dict, dict
 @click.option("--book", help="Livre de la procédure (facultatif si son id est unique).")
 @click.option("-a", "--answer", "answer_pairs", multiple=True, metavar="QUESTION=RÉPONSE",
               help="Une réponse (répétable) : -a defaut=premature -a ordre-connu=oui.")
-@click.option("--answers", "answers_file", type=click.Path(dir_okay=False), help="Fichier YAML question: réponse.")
-@click.option("--profile", "profile_file", type=click.Path(dir_okay=False),
+@click.option("--answers", "answers_file", metavar="FICHIER", help="Fichier YAML question: réponse.")
+@click.option("--profile", "profile_file", metavar="FICHIER",
               help="Profil d'événement (YAML) : réponses aux questions de contexte.")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON (décision, ou questions manquantes).")
 @click.pass_context
@@ -281,7 +281,7 @@ def search_(ctx, words, book, kind, limit, as_json):
 @cli.command()
 @click.argument("words", nargs=-1)
 @click.option("--book", help="Seulement les situations de ce livre (club, tda, cash, infos).")
-@click.option("--profile", "profile_file", type=click.Path(dir_okay=False),
+@click.option("--profile", "profile_file", metavar="FICHIER",
               help="Profil d'événement (YAML) : réponses aux questions de contexte.")
 @click.pass_context
 def ask(ctx, words, book, profile_file):

@@ -37,3 +37,9 @@ class KnowledgeBaseError(UserError):
         first = problems[0]
         more = f" (et {len(problems) - 1} autre(s) problème(s) ; lancez « ruling check »)" if len(problems) > 1 else ""
         super().__init__(f"base de règles invalide : {first}{more}")
+
+
+def shown(text: str) -> str:
+    """`text` fit to print in a message: control characters escaped (\\x00), the rest as typed."""
+    text = str(text)
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")

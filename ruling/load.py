@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import KnowledgeBaseError, Problem, UserError
+from .errors import KnowledgeBaseError, Problem, UserError, shown
 from .model import Book, Chapter, Clause, KnowledgeBase, Revision
 
 CACHE_FORMAT = "3"  # bump when the parsed objects change shape
@@ -56,8 +56,12 @@ def default_root() -> Path:
 
 def resolve_root(path: str | os.PathLike | None = None) -> Path:
     root = Path(path) if path else default_root()
-    if not root.is_dir():
-        raise UserError(f"base de règles introuvable : « {root} » n'est pas un dossier ; "
+    try:
+        is_dir = root.is_dir()
+    except ValueError:  # a NUL byte in the path
+        is_dir = False
+    if not is_dir:
+        raise UserError(f"base de règles introuvable : « {shown(root)} » n'est pas un dossier ; "
                         "indiquez le dossier rulebook/ avec --kb ou RULING_KB")
     return root
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from .engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
-from .errors import UserError
+from .errors import UserError, shown
 
 STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
               "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
@@ -39,19 +39,19 @@ def read_mapping_file(path: str, what: str) -> dict:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UserError(f"le fichier de {what} « {path} » n'existe pas") from None
+        raise UserError(f"le fichier de {what} « {shown(path)} » n'existe pas") from None
     except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL byte in the path
-        raise UserError(f"le fichier de {what} « {path!r} » est illisible ({e.__class__.__name__})") from None
+        raise UserError(f"le fichier de {what} « {shown(path)} » est illisible ({e.__class__.__name__})") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (ligne {mark.line + 1})" if mark else ""
-        raise UserError(f"le fichier de {what} « {path} » n'est pas du YAML valide{where}") from None
+        raise UserError(f"le fichier de {what} « {shown(path)} » n'est pas du YAML valide{where}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise UserError(f"le fichier de {what} « {path} » doit contenir un mapping question: réponse")
+        raise UserError(f"le fichier de {what} « {shown(path)} » doit contenir un mapping question: réponse")
     return {str(k): v for k, v in data.items()}
 
 
@@ -273,18 +273,18 @@ def ask_question(question):
     click.echo("")
     click.echo(question_prompt(question))
     default = question.default
-    shown = None
+    default_typed = None
     if default is not None:
         if question.type == "choice":
-            shown = str(list(question.choices).index(default) + 1)
+            default_typed = str(list(question.choices).index(default) + 1)
         elif question.type == "bool":
-            shown = "o" if default else "n"
+            default_typed = "o" if default else "n"
         elif question.type == "amounts":
-            shown = ", ".join(map(str, default))
+            default_typed = ", ".join(map(str, default))
         else:
-            shown = str(default)
+            default_typed = str(default)
     while True:
-        raw = _prompt(prompt_suffix(question), default=shown)
+        raw = _prompt(prompt_suffix(question), default=default_typed)
         if raw.strip() == "" and question.type != "amounts":
             click.echo(f"Une réponse est nécessaire : {expected(question)}.")
             continue

@@ -135,3 +135,10 @@ def test_show_does_not_import_jinja2_or_whoosh():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert "HEAVY []" in out
     assert "club:9-13" in out
+
+
+def test_paths_with_control_characters_get_a_french_line(run):
+    result = run("--kb", "a\x00b", "list")
+    assert result.exit_code == 2 and "« a\\x00b » n'est pas un dossier" in result.output
+    result = run("decide", "flop-irregulier", "--profile", "\x00")
+    assert result.exit_code == 2 and "le fichier de profil « \\x00 » est illisible" in result.output
