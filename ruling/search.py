@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .errors import UserError
 
-INDEX_FORMAT = "8"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "9"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # the words and the analysed glossary, so a search analyses almost nothing
 
@@ -328,8 +328,8 @@ def _fuzzy_glossary(word: str, gmap: GlossaryMap) -> list[int]:
     best: list[int] = []
     best_dist = maxdist + 1
     for terms, groups in gmap.by_terms.items():
-        if len(terms) != 1 or abs(len(terms[0]) - len(target)) > maxdist:
-            continue
+        if len(terms) != 1 or terms[0][:1] != target[:1] or abs(len(terms[0]) - len(target)) > maxdist:
+            continue  # like typo neighbours in the index: same first letter
         d = edit_distance(target, terms[0], maxdist)
         if d < best_dist:
             best, best_dist = list(groups), d
@@ -339,17 +339,20 @@ def _fuzzy_glossary(word: str, gmap: GlossaryMap) -> list[int]:
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance of two short words, or `limit + 1` as soon as it exceeds `limit`."""
+    """Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`, capped at `limit + 1`."""
     if abs(len(a) - len(b)) > limit:
         return limit + 1
-    previous = list(range(len(b) + 1))
+    before, previous = None, list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+            d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if before is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                d = min(d, before[j - 2] + 1)
+            current.append(d)
         if min(current) > limit:
             return limit + 1
-        previous = current
+        before, previous = previous, current
     return min(previous[-1], limit + 1)
 
 
@@ -470,12 +473,15 @@ class Lexicon:
 
     `words`: each folded word of the indexed texts -> its most frequent written form
     (for suggestions) and its term (so snippets are highlighted without stemming);
-    `glossary`: the analysed glossary; `books`: the ids of the books, to check `--book`.
+    `glossary`: the analysed glossary; `books`: the ids of the books, to check `--book`;
+    `procedure_groups`: which index documents are procedures, and of which situation.
     """
 
     words: dict[str, tuple[str, str]]
     glossary: GlossaryMap
     books: list[str] = field(default_factory=list)
+    procedure_groups: dict[int, str] = field(default_factory=dict)  # docnum -> situation
+    _by_initial: dict[str, list[str]] | None = None
 
     @classmethod
     def build(cls, docs: list[dict], glossary: list, books: list[str]) -> "Lexicon":
@@ -494,12 +500,26 @@ class Lexicon:
 
     def to_json(self) -> dict:
         return {"words": {k: list(v) for k, v in self.words.items()}, "glossary": self.glossary.to_json(),
-                "books": self.books}
+                "books": self.books, "procedure_groups": [[n, g] for n, g in self.procedure_groups.items()]}
 
     @classmethod
     def from_json(cls, data: dict) -> "Lexicon":
         return cls({k: tuple(v) for k, v in data["words"].items()}, GlossaryMap.from_json(data["glossary"]),
-                   list(data["books"]))
+                   list(data["books"]), {n: g for n, g in data["procedure_groups"]})
+
+    def note_procedures(self, ix) -> None:
+        """Record which documents of the built index `ix` are procedures (kept with the index)."""
+        with ix.searcher() as s:
+            self.procedure_groups = {n: s.stored_fields(n)["group"] for n in s.document_numbers(kind="procedure")}
+
+    def near_terms(self, term: str, maxdist: int) -> list[str]:
+        """Indexed terms within `maxdist` edits of `term`, with the same first letter, not `term`."""
+        if self._by_initial is None:
+            self._by_initial = {}
+            for t in sorted({t for _, t in self.words.values() if t.isalpha()}):
+                self._by_initial.setdefault(t[0], []).append(t)
+        return [t for t in self._by_initial.get(term[:1], ())
+                if t != term and edit_distance(term, t, maxdist) <= maxdist]
 
     def term_spans(self, text: str) -> list[tuple[str, int, int]]:
         """(term, start, end) of each indexed word of `text` (as `analysis.analyze_spans`)."""
@@ -534,9 +554,10 @@ def build_index_dir(target_parent: Path, digest: str, docs: list[dict], glossary
     try:
         ix = FileStorage(str(tmp)).create_index(_schema())
         _fill(ix, docs)
+        lexicon = Lexicon.build(docs, glossary, books)
+        lexicon.note_procedures(ix)
         ix.close()
-        lexicon = Lexicon.build(docs, glossary, books).to_json()
-        (tmp / LEXICON).write_text(json.dumps(lexicon, ensure_ascii=False), encoding="utf-8")
+        (tmp / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), encoding="utf-8")
         (tmp / MARKER).write_text(f"{INDEX_FORMAT}\n{len(docs)}\n", encoding="utf-8")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -595,9 +616,7 @@ class SearchIndex:
         """Indexed terms within `maxdist` edits of `term` (same first letter), not `term` itself."""
         if not maxdist or not term.isalpha():
             return []
-        found = set(self.reader.terms_within("all", term, maxdist, prefix=1))
-        found.discard(term)
-        return sorted(found)
+        return self.lexicon.near_terms(term, maxdist)
 
     def check(self, expected_docs: int) -> None:
         """Raise if the index is not the one its marker describes (a search checks the rest)."""
@@ -605,25 +624,26 @@ class SearchIndex:
             raise ValueError("index incomplet")
 
     def run(self, plan: QueryPlan, book: str | None, kind: str | None, limit: int) -> list[Hit]:
-        """The best `limit` hits: clauses and procedures ranked together, one procedure per situation."""
+        """The best `limit` hits: clauses and procedures ranked together, one procedure per situation.
+
+        One search scores every matching entry; stored fields are read for the hits kept only.
+        """
         from whoosh.query import And, Term
 
-        query = _whoosh_query(plan)
-        ranked = []
-        for k in ((kind,) if kind else KINDS):
-            # Enough procedures to fill `limit` distinct situations even if every book has each one.
-            wanted = limit if k == "clause" else limit * max(1, len(self.lexicon.books))
-            flt = And([Term("kind", k), Term("book", book)]) if book else Term("kind", k)
-            weight = PROCEDURE_WEIGHT if k == "procedure" else 1.0
-            for r in self.searcher.search(query, limit=wanted, filter=flt):
-                ranked.append((-float(r.score) * weight, k != "clause", r.rank, r.fields()))
-        ranked.sort(key=lambda item: item[:3])
-        hits, groups = [], set()
+        filters = [Term(name, value) for name, value in (("book", book), ("kind", kind)) if value]
+        flt = (And(filters) if len(filters) > 1 else filters[0]) if filters else None
+        results = self.searcher.search(_whoosh_query(plan), limit=None, filter=flt)
+        groups = self.lexicon.procedure_groups
+        ranked = sorted((-score * (PROCEDURE_WEIGHT if n in groups else 1.0), n in groups, n)
+                        for n, score in results.items())
+        hits, seen = [], set()
         terms = plan.highlight_terms
-        for negative_score, _, _, doc in ranked:
-            if doc["group"] in groups:
-                continue  # the same situation in several books: only its best procedure is listed
-            groups.add(doc["group"])
+        for negative_score, is_procedure, docnum in ranked:
+            if is_procedure:
+                if groups[docnum] in seen:
+                    continue  # the same situation in several books: only its best procedure is listed
+                seen.add(groups[docnum])
+            doc = self.searcher.stored_fields(docnum)
             hits.append(Hit(kind=doc["kind"], ref=doc["ref"], book=doc["book"], title=doc.get("display_title") or "",
                             snippet=snippet(doc.get("body") or "", terms, self.lexicon.term_spans),
                             score=round(-negative_score, 3)))
@@ -827,7 +847,9 @@ def _ram_index(docs: list[dict], glossary: list, books: list[str], cache_key: st
 
     ix = RamStorage().create_index(_schema())
     _fill(ix, docs)
-    return SearchIndex(ix, Lexicon.build(docs, glossary, books), None, cache_key)
+    lexicon = Lexicon.build(docs, glossary, books)
+    lexicon.note_procedures(ix)
+    return SearchIndex(ix, lexicon, None, cache_key)
 
 
 def _remove_dir(path: Path) -> None:
