@@ -398,6 +398,13 @@ def test_search_is_french_and_splits_on_apostrophes(site):
     assert "maldonne" in entry["text"]  # the glossary's synonym of the clause's topic
 
 
+def test_no_markdown_leaks_into_the_pages(site):
+    """Every attribute list and fence was consumed: none shows as text in a page."""
+    for page in sorted(site.rglob("*.html")):
+        text = parse_text(page.read_text(encoding="utf-8"))
+        assert "{:" not in text and "{ #" not in text and "```" not in text, page
+
+
 def test_site_needs_no_network(site):
     """Opened from a USB stick, nothing is fetched: no script, style or font from elsewhere."""
     for page in sorted(site.rglob("*.html")):

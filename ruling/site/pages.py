@@ -297,35 +297,56 @@ class SitePages:
 
     # -- comparison --------------------------------------------------------------------------------
     def comparison_view(self, page: str) -> dict:
+        """Situations treated by several books, case by case, as `ruling compare` shows them."""
         by_situation: dict[str, list[dict]] = {}
         for p in self.procedures:
             by_situation.setdefault(p["situation"], []).append(p)
         shared, single = [], []
         for situation, procs in sorted(by_situation.items()):
-            books = [p["book"] for p in procs]
-            outcomes = list(dict.fromkeys(r["outcome"] for p in procs for r in p["rules"]))
-            rows = []
-            for outcome in outcomes:
-                cells, present = [], 0
-                for p in procs:
-                    rule = next((r for r in p["rules"] if r["outcome"] == outcome), None)
-                    if rule is None:
-                        cells.append(None)
-                    else:
-                        present += 1
-                        cells.append({"decision": rule["decision"],
-                                      "cites": [self.clause_link(c, page) for c in rule["cites"]]})
-                rows.append({"outcome": outcome, "cells": cells, "common": present == len(procs),
-                             "only": [self.kb.book(b).title for b, c in zip(books, cells) if c is not None]})
             entry = {"situation": situation, "anchor": Markup(paths.situation_anchor(situation)),
                      "title": procs[0]["title"],
-                     "procedures": [{"book": self.kb.book(p["book"]).title, "link": self.procedure_link(p, page),
-                                     "questions": [q["text"] for q in p["questions"]
-                                                   if any(q["id"] in r["when"] for r in p["rules"])]} for p in procs],
-                     "books": [self.kb.book(b).title for b in books], "rows": rows,
-                     "differences": sum(1 for r in rows if not r["common"])}
-            (shared if len(procs) > 1 else single).append(entry)
+                     "procedures": [{"book": self.kb.book(p["book"]).title, "link": self.procedure_link(p, page)}
+                                    for p in procs]}
+            if len(procs) == 1:
+                single.append(entry)
+                continue
+            entry["cases"] = self.comparison_cases(situation, page)
+            entry["differences"] = sum(1 for c in entry["cases"] or [] if c["status"] == "differs")
+            entry["open"] = sum(1 for c in entry["cases"] or [] if c["status"] == "open")
+            shared.append(entry)
         return {"page": page, "shared": shared, "single": single}
+
+    def comparison_cases(self, situation: str, page: str) -> list[dict] | None:
+        """`engine.compare`'s cases with each book's decision, or None without the engine."""
+        try:
+            from ..engine import compare
+        except ImportError:
+            return None
+        result = compare(self.kb, situation)
+        cases = []
+        for row in result.rows:
+            cells = []
+            for proc in result.procedures:
+                decision = row.cells.get(proc.book)
+                cells.append({"book": self.kb.book(proc.book).title, **self.decision_cell(decision, page)})
+            label = row.label.split(" — ", 1)[-1]  # "quelle=autre — Une autre carte" -> the French part
+            decided = [c["outcome"] for c in cells]
+            status = ("differs" if row.differs else
+                      "same" if all(decided) and len(set(decided)) == 1 else "open")
+            cases.append({"label": label, "status": status, "cells": cells})
+        return cases
+
+    def decision_cell(self, decision, page: str) -> dict:
+        """What one book rules in one case: the decision and its clauses, or what it still depends on."""
+        if decision is None:
+            return {"kind": "none", "text": "ce cas n'est pas prévu par ce livre", "cites": [], "outcome": None}
+        if decision.decided:
+            return {"kind": "decided", "text": decision.decision, "outcome": decision.outcome,
+                    "cites": [self.clause_link(c.citation, page) for c in decision.citations]}
+        if decision.rule is not None:  # a calculator still needs amounts
+            return {"kind": "compute", "text": decision.rule.decision, "outcome": decision.rule.outcome,
+                    "cites": [self.clause_link(c.citation, page) for c in decision.rule.cites]}
+        return {"kind": "depends", "text": " ; ".join(q.text for q in decision.missing), "cites": [], "outcome": None}
 
     # -- history -----------------------------------------------------------------------------------
     def history_view(self, page: str) -> dict:
