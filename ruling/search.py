@@ -40,6 +40,7 @@ PAIR_WEIGHT = 0.5  # two typed words found side by side (within PAIR_SLOP) earn 
 PAIR_SLOP = 3
 PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") also counts alone
 MAX_CONCEPTS = 32  # longer queries (pasted text) keep their first 32 distinct words
+MAX_QUERY_WORDS = 200
 SNIPPET_CHARS = 220
 KINDS = ("clause", "procedure")
 
@@ -254,7 +255,8 @@ class QueryPlan:
                 if index.knows_number(raw):
                     named.append((m.start(), m.end()))
         # A printed number that exists ("9-13") names its entry: its digits are not words.
-        spans = [(w, s, e) for w, s, e in words(query) if not any(a <= s and e <= b for a, b in named)]
+        spans = [(w, s, e) for w, s, e in words(query)[:MAX_QUERY_WORDS]
+                 if not any(a <= s and e <= b for a, b in named)]
         typed = [fold(w) for w, _, _ in spans]
         typed = [w for w in typed if w not in STOP_WORDS]
         stems = [stem(w) for w in typed]

@@ -8,7 +8,6 @@ on-disk index cache (reused, rebuilt when damaged, in memory when it cannot be w
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
