@@ -377,7 +377,8 @@ class SitePages:
             return view
         chapters = {ch.id: ch for ch in new.chapters}
         view["scope"] = [self.chapter_heading(chapters[c]) for c in result.scope if c in chapters] if result.scope else None
-        view["counts"] = [(_STATUS_LABELS.get(s, s), n) for s, n in result.counts().items() if n]
+        view["counts"] = [(_STATUS_LABELS.get(s, s) if n == 1 else _STATUS_PLURALS.get(s, s), n)
+                          for s, n in result.counts().items() if n]
         view["changes"] = [{
             "status": _STATUS_LABELS.get(ch.status, ch.status),
             "old": self.clause_link(ch.old.citation, page) if ch.old else None,
@@ -464,5 +465,7 @@ def _sort_key(term: str) -> str:
 
 _KIND_LABELS = {"tournament": "tournoi", "cash": "partie d'argent (cash game)", "house": "règles de la maison"}
 _ORIGINS = {"procedure": "", "context": "contexte du livre", "calculator": "entrée du calcul"}
+_STATUS_PLURALS = {"unchanged": "inchangées", "typography": "typographie", "modified": "modifiées",
+                   "renumbered": "renumérotées", "added": "ajoutées", "removed": "supprimées"}
 _STATUS_LABELS = {"unchanged": "inchangée", "typography": "typographie", "modified": "modifiée",
                   "renumbered": "renumérotée", "added": "ajoutée", "removed": "supprimée"}
