@@ -48,7 +48,8 @@ def questionnaire_data(site, url_of) -> dict:
                            "choices": [{"value": v, "label": label} for v, label in q["choices"]]}
                           for q in p["questions"]],
             "rules": [{"when": r["when"], "outcome": r["outcome"], "decision": r["decision"],
-                       "compute": r["compute"], "cites": r["cites"]} for r in p["rules"]],
+                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"]}
+                      for r in p["rules"]],
         })
         for citation in (c for r in p["rules"] for c in r["cites"]):
             clause = kb.find(citation)

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from . import paths
 from .escape import md_text, mermaid_label
 from .history import redline_html, revision_diff
-from .procview import answer_label, needs_calculator, placeholders, procedure_data
+from .procview import answer_label, calculator_outputs, needs_calculator, procedure_data, readable_decision
 from .walk import decision_tree
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -234,8 +234,8 @@ class SitePages:
         rows = []
         for r in proc["rules"]:
             cells = [answer_label(q, r["when"][q["id"]]) if q["id"] in r["when"] else "—" for q in used]
-            rows.append({"cells": cells, "outcome": r["outcome"], "decision": r["decision"],
-                         "compute": r["compute"], "placeholders": placeholders(r["decision"]),
+            rows.append({"cells": cells, "outcome": r["outcome"], "decision": r["readable"],
+                         "compute": r["compute"],
                          "cites": [self.clause_link(c, page) for c in r["cites"]]})
         cited = []
         for citation in dict.fromkeys(c for r in proc["rules"] for c in r["cites"]):
@@ -278,7 +278,7 @@ class SitePages:
         for node, qid in tree.questions:
             lines.append(f"    {node}{{{mermaid_label(questions[qid]['text'])}}}")
         for i, outcome in enumerate(tree.outcomes):
-            decision = rules[outcome]["decision"]
+            decision = rules[outcome]["readable"]
             short = decision if len(decision) <= 110 else decision[:107].rstrip() + "…"
             lines.append(f"    o{i}[{mermaid_label(short)}]")
         for n in range(1, tree.dead_ends + 1):
@@ -344,7 +344,8 @@ class SitePages:
             return {"kind": "decided", "text": decision.decision, "outcome": decision.outcome,
                     "cites": [self.clause_link(c.citation, page) for c in decision.citations]}
         if decision.rule is not None:  # a calculator still needs amounts
-            return {"kind": "compute", "text": decision.rule.decision, "outcome": decision.rule.outcome,
+            text = readable_decision(decision.rule.decision, calculator_outputs(decision.rule.compute))
+            return {"kind": "compute", "text": text, "outcome": decision.rule.outcome,
                     "cites": [self.clause_link(c.citation, page) for c in decision.rule.cites]}
         return {"kind": "depends", "text": " ; ".join(q.text for q in decision.missing), "cites": [], "outcome": None}
 

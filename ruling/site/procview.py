@@ -24,10 +24,10 @@ def procedure_data(proc) -> dict:
     rules = []
     for r in data.get("outcomes", []):
         when = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in (r.get("when") or {}).items()}
-        rules.append({
-            "when": when, "outcome": r["outcome"], "decision": r["decision"],
-            "compute": r.get("compute"), "cites": list(r.get("cites") or []),
-        })
+        rule = {"when": when, "outcome": r["outcome"], "decision": r["decision"],
+                "compute": r.get("compute"), "cites": list(r.get("cites") or [])}
+        rule["readable"] = readable_decision(rule["decision"], calculator_outputs(rule["compute"]))
+        rules.append(rule)
     return {
         "id": data["id"], "book": data["book"], "situation": data["situation"], "title": data["title"],
         "keywords": list(data.get("keywords") or []), "note": getattr(proc, "note", None),
@@ -47,9 +47,22 @@ def answer_label(question: dict, value) -> str:
     return str(value)
 
 
+def calculator_outputs(name: str | None) -> dict[str, str]:
+    """The French description of each result of calculator `name` (none without the module)."""
+    if not name:
+        return {}
+    try:
+        from ..calculators import get_calculator
+    except ImportError:
+        return {}
+    calc = get_calculator(name)
+    return dict(calc.outputs) if calc is not None else {}
+
+
+def readable_decision(decision: str, outputs: dict[str, str]) -> str:
+    """The decision with each `{{ result }}` named in French: « … [montant à suivre] … »."""
+    return PLACEHOLDER_RE.sub(lambda m: f"[{outputs.get(m.group(1), m.group(1))}]", decision)
+
+
 def needs_calculator(data: dict) -> bool:
     return any(r["compute"] for r in data["rules"])
-
-
-def placeholders(decision: str) -> list[str]:
-    return PLACEHOLDER_RE.findall(decision)

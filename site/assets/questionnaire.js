@@ -242,15 +242,12 @@
     var self = this;
     var box = el("div", "rq-decision admonition success");
     box.appendChild(el("p", "admonition-title", "Décision"));
-    var text = rule.decision;
-    if (rule.compute) {
-      text = text.replace(/\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g, "[montant à calculer]");
-    }
-    box.appendChild(el("p", "rq-decision-text", text));
+    // A computed decision names its figures ("[montant à suivre]"): the calculators run in `ruling`.
+    box.appendChild(el("p", "rq-decision-text", rule.compute ? rule.readable : rule.decision));
     if (rule.compute) {
       box.appendChild(el("p", "rq-compute",
-        "Le montant se calcule avec la règle citée ci-dessous (ses exemples chiffrés montrent le calcul) ; " +
-        "en ligne de commande, « " + this.proc.command + " » le donne exactement."));
+        "Les valeurs entre crochets se calculent avec la règle citée ci-dessous (ses exemples chiffrés " +
+        "montrent le calcul) ; en ligne de commande, « " + this.proc.command + " » les donne exactement."));
     }
     var cites = el("div", "rq-cites");
     cites.appendChild(el("p", "rq-cites-title", rule.cites.length > 1 ? "Règles citées, à lire à la table :" : "Règle citée, à lire à la table :"));
