@@ -3,7 +3,8 @@
 `load_kb()` is what every command calls. It hashes the YAML files, returns the parsed
 knowledge base from the user cache when that hash was seen before, and otherwise parses,
 validates (JSON Schema + cross-checks) and caches it. A broken base raises
-`KnowledgeBaseError` listing each problem with file and line.
+`KnowledgeBaseError` listing each problem with file and line. A cache hit imports neither
+yaml nor jsonschema, and rereads no file whose size and mtime are unchanged.
 """
 from __future__ import annotations
 
@@ -15,16 +16,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from .errors import KnowledgeBaseError, Problem, UserError, shown
 from .model import Book, Chapter, Clause, KnowledgeBase, Revision
 
 CACHE_FORMAT = "3"  # bump when the parsed objects change shape
-try:
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pyyaml built without libyaml
-    _Loader = yaml.SafeLoader
 
 #: A cross-reference written in a clause: "(cf 2-17)", "cf 2-18", "(cf 2-15 & 2-16)", "(5-2)".
 REF_IN_TEXT_RE = re.compile(r"\(cf\s*(\d+-\d+)(?:\s*&\s*(\d+-\d+))?\)|cf\s+(\d+-\d+)|\((\d+-\d+)\)")
@@ -68,11 +63,15 @@ def resolve_root(path: str | os.PathLike | None = None) -> Path:
 
 def kb_files(root: Path) -> list[Path]:
     """Every file whose content defines the knowledge base, in a stable order."""
-    files = [p for p in root.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file()]
+    files = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        files += [Path(folder, n) for n in names if n.endswith((".yaml", ".yml", ".json"))]
     return sorted(files)
 
 
 def content_digest(root: Path, files: list[Path]) -> str:
+    """A hash of the paths and bytes of `files`: the key of every cache built from them."""
     h = hashlib.blake2b(digest_size=16)
     h.update(CACHE_FORMAT.encode())
     for p in files:
@@ -81,6 +80,27 @@ def content_digest(root: Path, files: list[Path]) -> str:
         h.update(p.read_bytes())
         h.update(b"\0")
     return h.hexdigest()
+
+
+def knowledge_digest(root: Path) -> str:
+    """`content_digest` of the base at `root`, remembered against the files' sizes and mtimes
+    so that an unchanged base is not reread at every start."""
+    files = kb_files(root)
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{CACHE_FORMAT}\0{root.resolve()}".encode())
+    for p in files:
+        st = p.stat()
+        h.update(f"\0{p}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    memo = cache_dir() / f"stat-{h.hexdigest()}"
+    try:
+        digest = memo.read_text(encoding="ascii")
+        if re.fullmatch(r"[0-9a-f]{32}", digest):
+            return digest
+    except (OSError, UnicodeDecodeError):
+        pass
+    digest = content_digest(root, files)
+    _write_atomically(memo, digest.encode("ascii"))
+    return digest
 
 
 # -- the parsed cache ------------------------------------------------------------------
@@ -100,22 +120,27 @@ def _read_cache(path: Path) -> KnowledgeBase | None:
 
 
 def _write_cache(path: Path, kb: KnowledgeBase) -> None:
-    """Write to a temporary file then rename, so no reader ever sees half a cache."""
+    _write_atomically(path, pickle.dumps(kb, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write to a temporary file then rename, so no reader ever sees half a cache file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as f:
-            pickle.dump(kb, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.write_bytes(data)
         os.replace(tmp, path)
-    except OSError:
-        pass  # read-only or full cache directory: the knowledge base still works
+    except OSError:  # read-only or full cache directory: the knowledge base still works
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
 
 
 def load_kb(path: str | os.PathLike | None = None, use_cache: bool = True) -> KnowledgeBase:
     """Load the knowledge base at `path` (default: the bundled one), or raise."""
     root = resolve_root(path)
-    files = kb_files(root)
-    digest = content_digest(root, files)
+    digest = knowledge_digest(root)
     cache_file = cache_dir() / f"kb-{digest}.pickle"
     if use_cache:
         kb = _read_cache(cache_file)
@@ -140,10 +165,12 @@ class YamlDoc:
     path: Path
     display: str
     data: object
-    node: yaml.Node | None
+    node: object  # the yaml node tree
 
     def line(self, *keys) -> int:
         """The 1-based line of the value at `keys` (dict keys and list indexes)."""
+        import yaml
+
         node = self.node
         for key in keys:
             if isinstance(node, yaml.MappingNode):
@@ -161,6 +188,8 @@ class YamlDoc:
 
 
 def read_yaml(path: Path, base: Path, problems: list[Problem]) -> YamlDoc | None:
+    import yaml
+
     display = str(path.relative_to(base.parent))
     try:
         text = path.read_text(encoding="utf-8")
@@ -176,9 +205,11 @@ def read_yaml(path: Path, base: Path, problems: list[Problem]) -> YamlDoc | None
     return YamlDoc(path, display, data, node)
 
 
-def parse_yaml_text(text: str) -> tuple[object, yaml.Node | None]:
+def parse_yaml_text(text: str) -> tuple[object, object]:
     """One YAML document and its node tree (kept for line numbers); raises yaml.YAMLError."""
-    loader = _Loader(text)
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)  # libyaml when available
     try:
         node = loader.get_single_node()
         return (loader.construct_document(node) if node is not None else None), node
@@ -186,7 +217,7 @@ def parse_yaml_text(text: str) -> tuple[object, yaml.Node | None]:
         loader.dispose()
 
 
-def yaml_error_location(err: yaml.YAMLError) -> tuple[int, str]:
+def yaml_error_location(err) -> tuple[int, str]:
     """The 1-based line (0 if unknown) and the short description of a YAML syntax error."""
     mark = getattr(err, "problem_mark", None)
     return (mark.line + 1 if mark else 0), (getattr(err, "problem", None) or str(err).splitlines()[0])
