@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import random
 import threading
 from pathlib import Path
 
@@ -171,6 +172,57 @@ def test_questionnaire_in_the_browser_walks_like_the_engine(page, server, kb):
         return JSON.stringify(result) !== JSON.stringify(c.expected);
     })""", cases)
     assert len(cases) > len(kb.procedures)
+    assert mismatches == []
+
+
+def test_computed_decision_in_the_browser(page, server):
+    """Club 9-13's worked example: opening at 200, all-in at 290 -> minimum re-raise 490 (total)."""
+    page.goto(server + "procedures/club/relance-minimum.html")
+    page.locator("button.rq-choice", has_text="Le montant minimum pour ouvrir ou relancer").click()
+    page.locator("button.rq-choice", has_text="Au flop, à la turn ou à la river").click()
+    page.fill("input[name='grosse-blind']", "100")
+    page.fill("input[name='mises']", "200, 290")
+    page.locator("button.rq-calculate").click()
+    text = page.locator(".rq-decision-text").inner_text()
+    assert "490" in text and "[" not in text and "{{" not in text
+    page.fill("input[name='mises']", "200, 150")  # not increasing: the calculator's French message
+    page.locator("button.rq-calculate").click()
+    assert "doivent croître" in page.locator(".rq-error").inner_text()
+    assert "490" not in page.locator(".rq-decision-text").inner_text()  # no stale figure left
+    shot(page, "decision-calcul.png")
+
+
+def test_ported_calculators_give_the_python_figures(page, server):
+    from ruling.calculators import get_calculator
+    from ruling.errors import UserError
+    from ruling.site.procview import PORTED_CALCULATORS
+
+    rng = random.Random(13)
+    cases = []
+    for name in PORTED_CALCULATORS:
+        calc = get_calculator(name)
+        for _ in range(150):
+            big_blind = rng.choice([0, 50, 100, 200, 400])
+            bets, level = [], 0
+            for _ in range(rng.randint(0, 5)):
+                level += rng.choice([-20, 0, 10, 30, 100, 150, 200, 500])
+                bets.append(max(level, 1))
+            args = {"big_blind": big_blind, "bets": bets}
+            try:
+                expected = calc({"grosse-blind": big_blind, "mises": bets})
+            except UserError as e:
+                expected = {"error": str(e)}
+            cases.append({"name": name, "args": args, "expected": expected})
+    page.goto(server + "questionnaire.html")
+    assert sorted(page.evaluate("Object.keys(window.RulingQuestionnaire.calculators)")) == sorted(PORTED_CALCULATORS)
+    mismatches = page.evaluate("""cases => cases.filter(c => {
+        const rq = window.RulingQuestionnaire;
+        let got;
+        try { got = rq.calculators[c.name](c.args); }
+        catch (e) { if (!(e instanceof rq.CalculatorError)) throw e; got = {error: e.message}; }
+        return JSON.stringify(got, Object.keys(got).sort()) !== JSON.stringify(c.expected, Object.keys(c.expected).sort());
+    })""", cases)
+    assert any("error" in c["expected"] for c in cases) and any("error" not in c["expected"] for c in cases)
     assert mismatches == []
 
 

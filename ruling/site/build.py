@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import paths
 from .escape import script_json
-from .procview import needs_calculator
+from .procview import calculator_inputs, needs_calculator
 
 DATA_SCRIPT = "assets/javascripts/ruling-questionnaire-data.js"
 MERMAID_SCRIPT = "assets/vendor/mermaid.min.js"
@@ -48,7 +48,8 @@ def questionnaire_data(site, url_of) -> dict:
                            "choices": [{"value": v, "label": label} for v, label in q["choices"]]}
                           for q in p["questions"]],
             "rules": [{"when": r["when"], "outcome": r["outcome"], "decision": r["decision"],
-                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"]}
+                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"],
+                       "inputs": calculator_inputs(r["compute"])}
                       for r in p["rules"]],
         })
         for citation in (c for r in p["rules"] for c in r["cites"]):

@@ -15,7 +15,8 @@ from markupsafe import Markup
 from . import paths
 from .escape import md_text, mermaid_label
 from .history import redline_html, revision_diff
-from .procview import answer_label, calculator_outputs, needs_calculator, procedure_data, readable_decision
+from .procview import (answer_label, calculator_outputs, computed_in_browser, needs_calculator, procedure_data,
+                       readable_decision)
 from .walk import decision_tree
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -224,7 +225,8 @@ class SitePages:
             if procs:
                 groups.append({"book": book.title, "procedures": [
                     {"link": self.procedure_link(p, page), "situation": p["situation"], "key": f"{p['book']}/{p['id']}",
-                     "calculator": needs_calculator(p), "keywords": ", ".join(p["keywords"])} for p in procs]})
+                     "calculator": needs_calculator(p), "in_browser": computed_in_browser(p),
+                     "keywords": ", ".join(p["keywords"])} for p in procs]})
         return {"page": page, "groups": groups, "count": len(self.procedures)}
 
     def procedure_view(self, proc: dict, page: str) -> dict:
@@ -255,7 +257,8 @@ class SitePages:
                            "answers": self.answers_text(q)} for q in used],
             "inputs": [{"id": q["id"], "text": q["text"], "help": q["help"]} for q in inputs],
             "columns": [q["text"] for q in used], "rows": rows, "cited": cited,
-            "calculator": needs_calculator(proc), "same_situation": same_situation,
+            "calculator": needs_calculator(proc), "in_browser": computed_in_browser(proc),
+            "same_situation": same_situation,
             "flowchart": Markup(self.flowchart(proc, questions)),
             "command": f"ruling decide {proc['id']} --book {proc['book']}",
         }

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+#: Calculators that site/assets/questionnaire.js runs in the browser (ported from ruling/calculators.py).
+PORTED_CALCULATORS = ("min_raise_to", "min_raise_to_preflop")
 PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 
 
@@ -59,6 +61,18 @@ def calculator_outputs(name: str | None) -> dict[str, str]:
     return dict(calc.outputs) if calc is not None else {}
 
 
+def calculator_inputs(name: str | None) -> list[dict] | None:
+    """`[{id, param}]`: how the browser maps a calculator's questions to its arguments."""
+    if not name:
+        return None
+    try:
+        from ..calculators import get_calculator
+    except ImportError:
+        return None
+    calc = get_calculator(name)
+    return [{"id": i.id, "param": i.param} for i in calc.inputs] if calc is not None else None
+
+
 def readable_decision(decision: str, outputs: dict[str, str]) -> str:
     """The decision with each `{{ result }}` named in French: « … [montant à suivre] … »."""
     return PLACEHOLDER_RE.sub(lambda m: f"[{outputs.get(m.group(1), m.group(1))}]", decision)
@@ -66,3 +80,8 @@ def readable_decision(decision: str, outputs: dict[str, str]) -> str:
 
 def needs_calculator(data: dict) -> bool:
     return any(r["compute"] for r in data["rules"])
+
+
+def computed_in_browser(data: dict) -> bool:
+    """Whether every figure of the procedure is computed by the in-browser questionnaire."""
+    return all(r["compute"] in PORTED_CALCULATORS for r in data["rules"] if r["compute"])

@@ -56,6 +56,80 @@
     return {};
   }
 
+  // -- calculators ported from ruling/calculators.py ---------------------------------------------
+  // Only the minimum bet/raise: the one a table needs most. tests/test_site_browser.py checks
+  // every figure and message against the Python functions. Other calculators are not ported: the
+  // decision then names its figures and the cited clause shows the worked examples.
+  function CalculatorError(message) { this.message = message; }
+
+  function positive(value, what) {
+    if (value <= 0) {
+      throw new CalculatorError(what + " doit être un nombre de jetons supérieur à 0 (reçu " + value + ")");
+    }
+  }
+
+  function playRound(bigBlind, bets, preflop) {
+    positive(bigBlind, "le gros blind");
+    var level = preflop ? bigBlind : 0;
+    var lastRaise = bigBlind;
+    bets.forEach(function (total) {
+      if (total <= level) {
+        throw new CalculatorError("les montants des mises doivent croître : " + total + " ne dépasse pas " +
+          level + " (n'indiquez pas les simples suivis)");
+      }
+      var increment = total - level;
+      if (increment >= lastRaise) { lastRaise = increment; }
+      level = total;
+    });
+    return { level: level, lastRaise: lastRaise, minRaiseTo: level + lastRaise };
+  }
+
+  function minRaise(args, preflop) {
+    var state = playRound(args.big_blind, args.bets, preflop);
+    var out = { min_raise_to: state.minRaiseTo, to_call: state.level, min_increment: state.lastRaise };
+    if (!args.bets.length && !preflop) {
+      out.explanation = "Personne n'a misé : l'ouverture minimum est le gros blind, " + args.big_blind + ".";
+    } else {
+      out.explanation = "Pour suivre : " + state.level + ". La dernière relance complète est de " +
+        state.lastRaise + " : une relance doit porter le total à " + state.minRaiseTo + " au moins.";
+    }
+    return out;
+  }
+
+  var CALCULATORS = {
+    min_raise_to: function (args) { return minRaise(args, false); },
+    min_raise_to_preflop: function (args) { return minRaise(args, true); }
+  };
+
+  function figureText(value) {
+    if (typeof value === "boolean") { return value ? "oui" : "non"; }
+    if (Array.isArray(value)) { return value.length ? value.map(figureText).join(", ") : "aucun"; }
+    return String(value);
+  }
+
+  function render(template, figures) {
+    return template.replace(/\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(figures, name) ? figureText(figures[name]) : all;
+    });
+  }
+
+  // An amount as `ruling decide` reads it: digits, thousands separated by blanks; a list by
+  // commas (or by blanks when there is no comma).
+  function whole(text) {
+    var cleaned = String(text).replace(/[\s_\u00a0\u202f]/g, "");
+    if (!/^\+?\d+$/.test(cleaned)) { return null; }
+    return parseInt(cleaned, 10);
+  }
+
+  function parseAmount(question, raw) {
+    if (question.type === "amount") { return whole(raw); }
+    var text = String(raw).trim().replace(/^\[|\]$/g, "");
+    if (!text) { return []; }
+    var parts = text.split(/[,;]/.test(text) ? /[,;]/ : /\s+/).filter(function (t) { return t.trim(); });
+    var values = parts.map(whole);
+    return values.some(function (v) { return v === null; }) ? null : values;
+  }
+
   // -- small DOM helpers ------------------------------------------------------------------------
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -238,13 +312,68 @@
     return box;
   };
 
+  Questionnaire.prototype.amounts = function (rule, calculate) {
+    var self = this;
+    var form = el("form", "rq-amounts");
+    form.appendChild(el("p", "rq-question-text", "Les montants du coup :"));
+    var fields = rule.inputs.map(function (input) {
+      var q = questionOf(self.proc, input.id);
+      var label = el("label", "rq-label", q.text);
+      var field = el("input", "rq-amount md-input");
+      field.type = "text";
+      field.setAttribute("inputmode", q.type === "amount" ? "numeric" : "text");
+      field.name = input.id;
+      if (q["default"] !== null && q["default"] !== undefined) { field.value = figureText(q["default"]); }
+      label.appendChild(field);
+      if (q.help) { label.appendChild(el("span", "rq-help", q.help)); }
+      form.appendChild(label);
+      return { input: input, question: q, field: field };
+    });
+    var error = el("p", "rq-error");
+    form.appendChild(error);
+    var submit = el("button", "md-button md-button--primary rq-calculate", "Calculer");
+    submit.type = "submit";
+    form.appendChild(submit);
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var args = {};
+      for (var i = 0; i < fields.length; i++) {
+        var value = parseAmount(fields[i].question, fields[i].field.value);
+        if (value === null) {
+          error.textContent = "« " + fields[i].field.value + " » : " + (fields[i].question.type === "amount" ?
+            "un nombre entier de jetons ≥ 0" : "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)");
+          fields[i].field.focus();
+          return;
+        }
+        args[fields[i].input.param] = value;
+      }
+      try {
+        calculate(CALCULATORS[rule.compute](args));
+        error.textContent = "";
+      } catch (e) {
+        if (!(e instanceof CalculatorError)) { throw e; }
+        calculate(null);  // no figures from impossible amounts
+        error.textContent = e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
+      }
+    });
+    return form;
+  };
+
   Questionnaire.prototype.decision = function (rule) {
     var self = this;
     var box = el("div", "rq-decision admonition success");
     box.appendChild(el("p", "admonition-title", "Décision"));
-    // A computed decision names its figures ("[montant à suivre]"): the calculators run in `ruling`.
-    box.appendChild(el("p", "rq-decision-text", rule.compute ? rule.readable : rule.decision));
-    if (rule.compute) {
+    var text = el("p", "rq-decision-text", rule.compute ? rule.readable : rule.decision);
+    box.appendChild(text);
+    if (rule.compute && CALCULATORS[rule.compute] && rule.inputs) {
+      var form = this.amounts(rule, function (figures) {
+        text.textContent = figures ? render(rule.decision, figures) : rule.readable;
+        explanation.textContent = figures && figures.explanation ? figures.explanation : "";
+      });
+      var explanation = el("p", "rq-explanation");
+      box.insertBefore(form, text);
+      box.insertBefore(explanation, text.nextSibling);
+    } else if (rule.compute) {
       box.appendChild(el("p", "rq-compute",
         "Les valeurs entre crochets se calculent avec la règle citée ci-dessous (ses exemples chiffrés " +
         "montrent le calcul) ; en ligne de commande, « " + this.proc.command + " » les donne exactement."));
@@ -286,7 +415,8 @@
     }
   }
 
-  window.RulingQuestionnaire = { step: step, matches: matches };
+  window.RulingQuestionnaire = { step: step, matches: matches, calculators: CALCULATORS, render: render,
+                                 parseAmount: parseAmount, CalculatorError: CalculatorError };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", mount);
   } else {
