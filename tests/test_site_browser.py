@@ -246,6 +246,8 @@ def test_offline_from_file_navigates_and_searches(page, site):
     hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(e => e.href)")
     assert any("livres/cash/maldonnes.html" in h for h in hrefs), hrefs
     shot(page, "offline-search.png")
+    page.goto((site / "procedures" / "club" / "flop-irregulier.html").as_uri())
+    page.wait_for_selector("div.mermaid", timeout=15000)  # the bundled Mermaid, not a CDN
 
 
 def test_markup_in_a_clause_shows_literally_and_runs_no_script(page, tmp_path_factory):
