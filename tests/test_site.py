@@ -444,6 +444,15 @@ def test_markup_in_a_clause_renders_literally(injected_site):
         assert "<img src=x" not in html
 
 
+def test_broken_knowledge_base_stops_the_build_with_one_french_line(kb_copy, tmp_path):
+    chapter = kb_copy / "club" / "09-actions-et-les-relances.yaml"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("chapter: '9'", "chapter: [9", 1), encoding="utf-8")
+    result = build_site(tmp_path / "site", kb_copy)
+    assert result.returncode != 0
+    assert "site non construit : " in result.stderr and "YAML invalide" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # -- the escaping function itself ---------------------------------------------------------------------------
 
 MD = dict(extensions=["attr_list", "tables", "admonition", "toc", "pymdownx.superfences"])

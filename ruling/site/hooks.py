@@ -22,7 +22,7 @@ def on_config(config):
     try:
         site, root = load_site()
     except Exception as e:  # a broken knowledge base: one readable line, not a traceback
-        raise PluginError(f"base de règles illisible : {e}") from None
+        raise PluginError(f"site non construit : {e}") from None
     _state.update(site=site, pages=site.render())
     if not config.nav:
         config.nav = site.nav()
