@@ -6,7 +6,8 @@ dire …" suggestion when nothing matches. Behind it: a whoosh index built once 
 knowledge-base content hash in the user cache (`$XDG_CACHE_HOME/ruling/index-<digest>`),
 the French analysis of `ruling.analysis`, glossary synonyms expanded at query time and
 typo-tolerant terms. Queries are built from analysed words, never parsed as whoosh
-syntax, so any string is a valid query. whoosh is imported only inside functions.
+syntax, so any string is a valid query. whoosh is imported only with this module, which
+only the commands that search import.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from .errors import UserError
 
 INDEX_FORMAT = "9"  # bump when the schema or the analysis changes: older indexes get rebuilt
