@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 #: Calculators that site/assets/questionnaire.js runs in the browser (ported from ruling/calculators.py).
-PORTED_CALCULATORS = ("min_raise_to", "min_raise_to_preflop")
+PORTED_CALCULATORS = ("min_raise_to", "min_raise_to_preflop", "reopening", "reopening_preflop", "reopening_strict",
+                      "reopening_strict_preflop", "missed_hands", "missed_hands_tda", "suspension_minutes")
 PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 
 

@@ -57,9 +57,10 @@
   }
 
   // -- calculators ported from ruling/calculators.py ---------------------------------------------
-  // Only the minimum bet/raise: the one a table needs most. tests/test_site_browser.py checks
-  // every figure and message against the Python functions. Other calculators are not ported: the
-  // decision then names its figures and the cited clause shows the worked examples.
+  // The betting-round ones (minimum raise, re-opening after short all-ins) and the sanction
+  // durations. tests/test_site_browser.py checks every figure and message against the Python
+  // functions. Other calculators are not ported: the decision then names its figures and the
+  // cited clause shows the worked examples.
   function CalculatorError(message) { this.message = message; }
 
   function positive(value, what) {
@@ -72,16 +73,19 @@
     positive(bigBlind, "le gros blind");
     var level = preflop ? bigBlind : 0;
     var lastRaise = bigBlind;
+    var history = [];  // {total, full, increment} per bet
     bets.forEach(function (total) {
       if (total <= level) {
         throw new CalculatorError("les montants des mises doivent croître : " + total + " ne dépasse pas " +
           level + " (n'indiquez pas les simples suivis)");
       }
       var increment = total - level;
-      if (increment >= lastRaise) { lastRaise = increment; }
+      var full = increment >= lastRaise;
+      if (full) { lastRaise = increment; }
       level = total;
+      history.push({ total: total, full: full, increment: increment });
     });
-    return { level: level, lastRaise: lastRaise, minRaiseTo: level + lastRaise };
+    return { level: level, lastRaise: lastRaise, minRaiseTo: level + lastRaise, history: history };
   }
 
   function minRaise(args, preflop) {
@@ -96,9 +100,80 @@
     return out;
   }
 
+  function totals(history) {
+    return history.map(function (h) { return h.total; });
+  }
+
+  function reopening(args, preflop, cumulative) {
+    var bigBlind = args.big_blind, player = args.player_total;
+    var state = playRound(bigBlind, args.bets, preflop);
+    var levels = totals(state.history);
+    if (preflop) { levels = [bigBlind].concat(levels); }
+    var pos = levels.indexOf(player);
+    if (pos < 0) {
+      throw new CalculatorError("la mise du joueur (" + player + ") doit être l'un des montants du tour : " +
+        (levels.length ? levels.join(", ") : "(aucun)"));
+    }
+    // the bets after the player's action, and the minimum increment in force when he acted
+    var later = preflop ? state.history.slice(pos) : state.history.slice(pos + 1);
+    var before = playRound(bigBlind, totals(state.history.slice(0, state.history.length - later.length)), preflop);
+    var fullAfter = later.some(function (h) { return h.full; });
+    var gap = state.level - player;
+    var reopened = fullAfter || (cumulative && gap >= before.lastRaise);
+    var verdict;
+    if (!later.length) {
+      verdict = "Personne n'a relancé depuis son action : le tour n'est pas rouvert pour lui.";
+      reopened = false;
+    } else if (fullAfter) {
+      verdict = "Une relance complète a suivi son action : il peut sur-relancer, au minimum à " + state.minRaiseTo + ".";
+    } else if (reopened) {
+      verdict = "Les petits tapis cumulés ont porté sa mise de " + player + " à " + state.level + " (au moins le double " +
+        "de sa mise, soit une relance complète de " + before.lastRaise + ") : il peut à nouveau sur-relancer, " +
+        "au minimum à " + state.minRaiseTo + ".";
+    } else if (cumulative) {
+      verdict = "Les tapis qui ont suivi n'ajoutent que " + gap + " à sa mise de " + player + ", moins qu'une relance " +
+        "complète (" + before.lastRaise + ") : il ne peut que suivre " + state.level + " ou passer.";
+    } else {
+      verdict = "Aucun des tapis qui ont suivi n'est une relance complète (au moins " + before.lastRaise + " de plus) : " +
+        "il ne peut que suivre " + state.level + " ou passer.";
+    }
+    return { reopened: reopened, to_call: state.level, min_raise_to: state.minRaiseTo, verdict: verdict };
+  }
+
+  function missedHands(args) {
+    positive(args.rounds, "le nombre de tours");
+    if (args.players < 2) {
+      throw new CalculatorError("une table compte au moins deux joueurs (reçu " + args.players + ")");
+    }
+    var hands = args.rounds * args.players;
+    return { hands: hands, explanation: args.rounds + " tour(s) × " + args.players + " joueurs à la table = " + hands + " mains" };
+  }
+
+  function suspensionMinutes(args) {
+    var minutes = args.minutes;
+    positive(minutes, "la durée");
+    if (minutes % 5) {
+      throw new CalculatorError("une suspension se compte par multiple de 5 ou 10 minutes : " + minutes +
+        " ne convient pas (par exemple " + Math.max(5, minutes - minutes % 5) + " ou " + (minutes - minutes % 5 + 5) + ")");
+    }
+    return { minutes: minutes, explanation: minutes + " minutes, multiple de 5 : durée valable" };
+  }
+
   var CALCULATORS = {
     min_raise_to: function (args) { return minRaise(args, false); },
-    min_raise_to_preflop: function (args) { return minRaise(args, true); }
+    min_raise_to_preflop: function (args) { return minRaise(args, true); },
+    reopening: function (args) { return reopening(args, false, true); },
+    reopening_preflop: function (args) { return reopening(args, true, true); },
+    reopening_strict: function (args) { return reopening(args, false, false); },
+    reopening_strict_preflop: function (args) { return reopening(args, true, false); },
+    missed_hands: missedHands,
+    missed_hands_tda: function (args) {
+      if (!(args.rounds >= 1 && args.rounds <= 4)) {
+        throw new CalculatorError("l'exclusion temporaire est de 1, 2, 3 ou 4 tours (reçu " + args.rounds + ")");
+      }
+      return missedHands(args);
+    },
+    suspension_minutes: suspensionMinutes
   };
 
   function figureText(value) {
