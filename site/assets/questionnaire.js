@@ -57,7 +57,7 @@
   }
 
   // -- calculators ported from ruling/calculators.py ---------------------------------------------
-  // The betting-round ones (minimum raise, re-opening after short all-ins) and the sanction
+  // The betting-round ones (minimum raise, short bets and raises, re-opening after short all-ins) and the sanction
   // durations. tests/test_site_browser.py checks every figure and message against the Python
   // functions. Other calculators are not ported: the decision then names its figures and the
   // cited clause shows the worked examples.
@@ -140,6 +140,50 @@
     return { reopened: reopened, to_call: state.level, min_raise_to: state.minRaiseTo, verdict: verdict };
   }
 
+  // A bet below what was due: "bet" (completed to the price, or to the big blind for an opening),
+  // "announced" (a raise announced as such: completed to the minimum raise), "silent" (50 % rule).
+  function shortBet(args, preflop, kind) {
+    var bigBlind = args.big_blind, put = args.put;
+    var state = playRound(bigBlind, args.bets, preflop);
+    var level = state.level, target = state.minRaiseTo;
+    var half = level + Math.floor((state.lastRaise + 1) / 2);
+    var out = { to_call: level, min_raise_to: target, half_threshold: half };
+    if (kind === "bet") {
+      var required = level ? level : bigBlind;
+      if (put >= required) {
+        throw new CalculatorError("une mise de " + put + " atteint déjà le montant dû (" + required + ") : elle n'est pas insuffisante");
+      }
+      out.required_total = required;
+      out.complement = required - put;
+      out.returned = 0;
+      out.action = level ? "Mise insuffisante : le joueur doit compléter pour suivre " + level + "." :
+        "Ouverture insuffisante : elle est complétée au gros blind, soit " + bigBlind + " au total.";
+      return out;
+    }
+    if (put >= target) {
+      throw new CalculatorError("une relance à " + put + " atteint déjà la relance minimum (" + target + ") : elle n'est pas insuffisante");
+    }
+    if (kind === "silent" && put <= level) {
+      throw new CalculatorError(put + " ne dépasse pas le montant à suivre (" + level + ") : ce n'est pas une relance " +
+        "(c'est une mise insuffisante)");
+    }
+    if (kind === "announced" || put >= half) {
+      var why = kind === "announced" ? "relance annoncée" :
+        "le joueur a atteint 50 % de la relance minimum, soit " + half + " au total";
+      out.required_total = target;
+      out.complement = target - put;
+      out.returned = 0;
+      out.action = "Relance insuffisante (" + why + ") : il doit la compléter à " + target + " au total, sans plus.";
+    } else {
+      out.required_total = level;
+      out.complement = 0;
+      out.returned = put - level;
+      out.action = "Relance insuffisante sans annonce et sous 50 % de la relance minimum (" + half + " au total) : " +
+        "ce n'est qu'un suivi de " + level + ", le surplus de " + (put - level) + " lui est rendu.";
+    }
+    return out;
+  }
+
   function missedHands(args) {
     positive(args.rounds, "le nombre de tours");
     if (args.players < 2) {
@@ -166,6 +210,12 @@
     reopening_preflop: function (args) { return reopening(args, true, true); },
     reopening_strict: function (args) { return reopening(args, false, false); },
     reopening_strict_preflop: function (args) { return reopening(args, true, false); },
+    short_bet: function (args) { return shortBet(args, false, "bet"); },
+    short_bet_preflop: function (args) { return shortBet(args, true, "bet"); },
+    short_raise_announced: function (args) { return shortBet(args, false, "announced"); },
+    short_raise_announced_preflop: function (args) { return shortBet(args, true, "announced"); },
+    short_raise_silent: function (args) { return shortBet(args, false, "silent"); },
+    short_raise_silent_preflop: function (args) { return shortBet(args, true, "silent"); },
     missed_hands: missedHands,
     missed_hands_tda: function (args) {
       if (!(args.rounds >= 1 && args.rounds <= 4)) {
