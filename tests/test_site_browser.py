@@ -207,8 +207,8 @@ def _sample_inputs(calc, rng: random.Random) -> dict:
         elif inp.id == "mise-du-joueur":
             levels = [values.get("grosse-blind", 100), *values.get("mises", [])]
             values[inp.id] = rng.choice(levels + [rng.randint(1, 999)])
-        elif inp.id == "mise-posee":
-            values[inp.id] = rng.randint(0, 1200)
+        elif inp.id in ("mise-posee", "valeur-du-jeton", "a-suivre", "mise-pleine", "mise-tapis"):
+            values[inp.id] = rng.choice([0, rng.randint(1, 1200), rng.randint(1, 60)])
         elif inp.id == "minutes":
             values[inp.id] = rng.choice([0, 3, 5, 10, 12, 15, 30])
         else:

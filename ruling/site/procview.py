@@ -11,7 +11,7 @@ import re
 PORTED_CALCULATORS = ("min_raise_to", "min_raise_to_preflop", "reopening", "reopening_preflop", "reopening_strict",
                       "reopening_strict_preflop", "short_bet", "short_bet_preflop", "short_raise_announced",
                       "short_raise_announced_preflop", "short_raise_silent", "short_raise_silent_preflop",
-                      "missed_hands", "missed_hands_tda", "suspension_minutes")
+                      "oversized_chip", "limit_all_in", "missed_hands", "missed_hands_tda", "suspension_minutes")
 PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 
 

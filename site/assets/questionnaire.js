@@ -57,10 +57,11 @@
   }
 
   // -- calculators ported from ruling/calculators.py ---------------------------------------------
-  // The betting-round ones (minimum raise, short bets and raises, re-opening after short all-ins) and the sanction
-  // durations. tests/test_site_browser.py checks every figure and message against the Python
-  // functions. Other calculators are not ported: the decision then names its figures and the
-  // cited clause shows the worked examples.
+  // The betting ones (minimum raise, short bets and raises, re-opening after short all-ins, the
+  // oversized chip, the limit all-in) and the sanction durations. tests/test_site_browser.py
+  // checks every figure and message against the Python functions. The others (side pots, chip
+  // race, next blinds) are not ported: the decision then names its figures and the cited clause
+  // shows the worked examples.
   function CalculatorError(message) { this.message = message; }
 
   function positive(value, what) {
@@ -184,6 +185,34 @@
     return out;
   }
 
+  function oversizedChip(args) {
+    var chip = args.chip, toCall = args.to_call;
+    positive(chip, "la valeur du jeton");
+    if (chip <= toCall) {
+      throw new CalculatorError("un jeton de " + chip + " ne dépasse pas le montant à suivre (" + toCall +
+        ") : ce n'est pas un jeton supérieur");
+    }
+    return { call: toCall, change: toCall ? chip - toCall : 0, raise_to: chip, opening: chip };
+  }
+
+  function limitAllIn(args) {
+    var full = args.full_bet, allIn = args.all_in;
+    positive(full, "la mise pleine");
+    positive(allIn, "la mise à tapis");
+    if (allIn >= full) {
+      throw new CalculatorError("une mise à tapis de " + allIn + " atteint la mise pleine (" + full + ") : c'est une mise normale");
+    }
+    var reopens = 2 * allIn >= full;
+    var half = full / 2;
+    var halfText = Number.isInteger(half) ? String(half) : String(half).replace(".", ",");
+    var verdict = reopens ?
+      allIn + " atteint la moitié d'une mise pleine (" + halfText + ") : c'est une mise pleine, les joueurs " +
+        "peuvent se retirer, appeler ou relancer normalement." :
+      allIn + " est moins de la moitié d'une mise pleine (" + halfText + ") : la ronde n'est pas rouverte pour " +
+        "ceux qui ont déjà agi ; le joueur suivant peut se retirer, appeler " + allIn + " ou compléter à " + full + ".";
+    return { reopens: reopens, half: halfText, complete_to: full, verdict: verdict };
+  }
+
   function missedHands(args) {
     positive(args.rounds, "le nombre de tours");
     if (args.players < 2) {
@@ -216,6 +245,8 @@
     short_raise_announced_preflop: function (args) { return shortBet(args, true, "announced"); },
     short_raise_silent: function (args) { return shortBet(args, false, "silent"); },
     short_raise_silent_preflop: function (args) { return shortBet(args, true, "silent"); },
+    oversized_chip: oversizedChip,
+    limit_all_in: limitAllIn,
     missed_hands: missedHands,
     missed_hands_tda: function (args) {
       if (!(args.rounds >= 1 && args.rounds <= 4)) {
