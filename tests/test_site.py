@@ -415,14 +415,24 @@ def test_site_needs_no_network(site):
 
 # -- escaping: a clause containing markup renders literally ------------------------------------------
 
-@pytest.fixture(scope="session")
-def injected_site(tmp_path_factory):
+_INJECTED: dict[str, str] = {}
+
+
+def built_injected_site(tmp_path_factory) -> tuple[Path, str]:
+    """(site, citation): a copy of the knowledge base with markup in one clause, built once per session."""
     import shutil
 
-    root = tmp_path_factory.mktemp("kb-injected") / "rulebook"
-    shutil.copytree(RULEBOOK, root)
-    citation = inject(root)
-    return built_site(tmp_path_factory, "injected", root), citation
+    if "citation" not in _INJECTED:
+        root = tmp_path_factory.mktemp("kb-injected") / "rulebook"
+        shutil.copytree(RULEBOOK, root)
+        _INJECTED["citation"] = inject(root)
+        _INJECTED["root"] = str(root)
+    return built_site(tmp_path_factory, "injected", Path(_INJECTED["root"])), _INJECTED["citation"]
+
+
+@pytest.fixture(scope="session")
+def injected_site(tmp_path_factory):
+    return built_injected_site(tmp_path_factory)
 
 
 def test_markup_in_a_clause_renders_literally(injected_site):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from test_site import INJECTION, _paths, built_site, inject
+from test_site import INJECTION, _paths, built_injected_site, built_site
 
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -275,18 +275,10 @@ def test_offline_from_file_navigates_and_searches(page, site):
 
 
 def test_markup_in_a_clause_shows_literally_and_runs_no_script(page, tmp_path_factory):
-    import shutil
-
-    from conftest import RULEBOOK
-
-    root = tmp_path_factory.mktemp("kb-browser-injected") / "rulebook"
-    shutil.copytree(RULEBOOK, root)
-    citation = inject(root)
-    site = built_site(tmp_path_factory, "injected-browser", root)
+    site, citation = built_injected_site(tmp_path_factory)
     book, clause_id = citation.split(":")
     page_file = next(p for p in (site / "livres" / book).glob("*.html")
-                     if f'data-citation="{book}&#58;' in p.read_text(encoding="utf-8")
-                     and f'id="{clause_id}"' in p.read_text(encoding="utf-8"))
+                     if f'id="{clause_id}"' in p.read_text(encoding="utf-8"))
     page.goto(page_file.as_uri() + "#" + clause_id)
     assert page.evaluate("window.__rulingInjected === undefined")
     text = page.evaluate(f"document.querySelector(\"[data-citation='{citation}'] .ruling-clause-text\").textContent")
