@@ -10,11 +10,14 @@ import sys
 
 import click
 
+from .click_fr import FrenchCommand, FrenchHelpMixin
 from .errors import UserError
 
 
-class RulingGroup(click.Group):
+class RulingGroup(FrenchHelpMixin, click.Group):
     """Turns every user mistake (ours or click's) into one French line and exit status 2."""
+
+    command_class = FrenchCommand
 
     def invoke(self, ctx):
         try:
@@ -65,10 +68,11 @@ def _print_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-@click.group(cls=RulingGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RulingGroup, subcommand_metavar="COMMANDE [ARGUMENTS]...",
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--kb", "kb_path", envvar="RULING_KB", metavar="DOSSIER",
               help="Dossier de la base de règles (par défaut : celle fournie avec ruling).")
-@click.version_option(package_name="ruling", message="ruling %(version)s")
+@click.version_option(package_name="ruling", message="ruling %(version)s", help="Affiche la version et quitte.")
 @click.pass_context
 def cli(ctx, kb_path):
     """Assistant d'arbitrage et base de règles de poker.
@@ -80,7 +84,7 @@ def cli(ctx, kb_path):
 
 @cli.command()
 @click.argument("citation")
-@click.option("--book", help="Livre où chercher une règle citée sans livre (ex. club).")
+@click.option("--book", metavar="LIVRE", help="Livre où chercher une règle citée sans livre (ex. club).")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON (objet règle).")
 @click.pass_context
 def show(ctx, citation, book, as_json):
@@ -199,7 +203,7 @@ def _decide_inputs(answer_pairs, answers_file, profile_file) -> tuple[dict, dict
 
 @cli.command()
 @click.argument("procedure")
-@click.option("--book", help="Livre de la procédure (facultatif si son id est unique).")
+@click.option("--book", metavar="LIVRE", help="Livre de la procédure (facultatif si son id est unique).")
 @click.option("-a", "--answer", "answer_pairs", multiple=True, metavar="QUESTION=RÉPONSE",
               help="Une réponse (répétable) : -a defaut=premature -a ordre-connu=oui.")
 @click.option("--answers", "answers_file", metavar="FICHIER", help="Fichier YAML question: réponse.")
@@ -229,7 +233,7 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 
 
 @cli.command()
-@click.option("--book", help="Seulement les procédures de ce livre.")
+@click.option("--book", metavar="LIVRE", help="Seulement les procédures de ce livre.")
 @click.option("--calculators", "show_calculators", is_flag=True, help="Liste plutôt les calculateurs et leurs entrées.")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON : procédures, questions et choix.")
 @click.pass_context
@@ -257,10 +261,10 @@ def procedures(ctx, book, show_calculators, as_json):
 
 @cli.command("search")
 @click.argument("words", nargs=-1)
-@click.option("--book", help="Chercher seulement dans ce livre (club, tda, cash, infos).")
+@click.option("--book", metavar="LIVRE", help="Chercher seulement dans ce livre (club, tda, cash, infos).")
 @click.option("--kind", type=click.Choice(["clause", "procedure"]),
               help="Seulement des règles (clause) ou des procédures de décision (procedure).")
-@click.option("--limit", type=int, default=10, show_default=True, help="Nombre maximal de résultats.")
+@click.option("--limit", type=int, metavar="N", default=10, help="Nombre maximal de résultats (10 par défaut).")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON : query, hits, suggestion.")
 @click.pass_context
 def search_(ctx, words, book, kind, limit, as_json):
@@ -280,7 +284,7 @@ def search_(ctx, words, book, kind, limit, as_json):
 
 @cli.command()
 @click.argument("words", nargs=-1)
-@click.option("--book", help="Seulement les situations de ce livre (club, tda, cash, infos).")
+@click.option("--book", metavar="LIVRE", help="Seulement les situations de ce livre (club, tda, cash, infos).")
 @click.option("--profile", "profile_file", metavar="FICHIER",
               help="Profil d'événement (YAML) : réponses aux questions de contexte.")
 @click.pass_context

@@ -50,3 +50,28 @@ def unknown_command_fr(name: str, commands: list[str]) -> str:
     else:
         msg += " ; commandes : " + ", ".join(sorted(commands))
     return msg
+
+
+class FrenchHelpMixin:
+    """`--help` in French: usage line, help option and the list of commands."""
+
+    def format_usage(self, ctx, formatter) -> None:
+        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix="Utilisation : ")
+
+    def get_help_option(self, ctx):
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = "Affiche cette aide et quitte."
+        return option
+
+    def format_commands(self, ctx, formatter) -> None:  # used by groups only
+        commands = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
+        commands = [(name, cmd) for name, cmd in commands if cmd is not None and not cmd.hidden]
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section("Commandes"):
+                formatter.write_dl([(name, cmd.get_short_help_str(limit)) for name, cmd in commands])
+
+
+class FrenchCommand(FrenchHelpMixin, click.Command):
+    """A click command whose help speaks French."""
