@@ -11,16 +11,21 @@ import click
 WIDTH = 100
 
 
+def _context(command: click.Command, info_name: str, parent: click.Context | None = None) -> click.Context:
+    """A context as click builds it for `--help` (the group's context settings apply), at a fixed width."""
+    settings = {**command.context_settings, "terminal_width": WIDTH, "max_content_width": WIDTH}
+    return click.Context(command, info_name=info_name, parent=parent, **settings)
+
+
 def _help(command: click.Command, info_name: str, parent: click.Context | None = None) -> str:
-    ctx = click.Context(command, info_name=info_name, parent=parent, terminal_width=WIDTH, max_content_width=WIDTH)
-    return command.get_help(ctx)
+    return command.get_help(_context(command, info_name, parent))
 
 
 def cli_reference() -> str:
     """Markdown: the top-level help, then one section per command, in alphabetical order."""
     from .cli import cli
 
-    root = click.Context(cli, info_name="ruling", terminal_width=WIDTH, max_content_width=WIDTH)
+    root = _context(cli, "ruling")
     parts = ["# Référence de la ligne de commande", "",
              "Générée depuis `--help` par `python -m ruling.cli_docs > docs/CLI.md` ; ne pas modifier à la main.",
              "", "```", _help(cli, "ruling"), "```"]
