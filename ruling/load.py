@@ -302,12 +302,12 @@ def parse_kb(root: Path) -> tuple[KnowledgeBase, list[Problem]]:
         doc = read_yaml(gpath, root, problems)
         if doc is not None and schemas.validate("glossary", doc, problems):
             glossary = doc.data["terms"]
-    kb = KnowledgeBase(books, glossary=glossary, root=str(root))
-    _check_refs(kb, problems)
+    clauses_only = KnowledgeBase(books, glossary=glossary, root=str(root))
+    _check_refs(clauses_only, problems)
     from .procedures import load_procedures
 
-    kb.procedures = load_procedures(kb, root, schemas, problems)
-    kb.__init__(kb.books, kb.procedures, kb.glossary, kb.root)
+    procedures = load_procedures(clauses_only, root, schemas, problems)  # cites resolve against the clauses
+    kb = KnowledgeBase(books, procedures, glossary, str(root))
     return kb, problems
 
 
