@@ -60,7 +60,7 @@ def expected(question: Question) -> str:
     if question.type == "bool":
         return "oui ou non (o/n, true/false)"
     if question.type == "choice":
-        return "l'une de : " + ", ".join(question.choices)
+        return f"un numéro de 1 à {len(question.choices)} ou l'une de : " + ", ".join(question.choices)
     if question.type == "amount":
         return "un nombre entier de jetons ≥ 0"
     return "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)"
