@@ -630,16 +630,29 @@ class SearchIndex:
     def run(self, plan: QueryPlan, book: str | None, kind: str | None, limit: int) -> list[Hit]:
         """The best `limit` hits: clauses and procedures ranked together, one procedure per situation.
 
-        One search scores every matching entry; stored fields are read for the hits kept only.
+        `top_scores` scores every entry that can be among them and skips the others (scoring
+        every match made a query on a 10,000-clause base take 70-120 ms); stored fields are
+        read for the hits kept only.
         """
+        allowed = self.allowed(book, kind)
+        scores = top_scores(self.searcher, _whoosh_query(plan), limit, allowed, self.lexicon.procedure_groups)
+        return self.hits(scores, plan, limit)
+
+    def allowed(self, book: str | None, kind: str | None) -> set[int] | None:
+        """The document numbers a `book` / `kind` filter keeps (None: no filter)."""
         from whoosh.query import And, Term
 
         filters = [Term(name, value) for name, value in (("book", book), ("kind", kind)) if value]
-        flt = (And(filters) if len(filters) > 1 else filters[0]) if filters else None
-        results = self.searcher.search(_whoosh_query(plan), limit=None, filter=flt)
+        if not filters:
+            return None
+        return set(self.searcher.docs_for_query(And(filters) if len(filters) > 1 else filters[0]))
+
+    def hits(self, scores: dict[int, float], plan: QueryPlan, limit: int) -> list[Hit]:
+        """The best `limit` of the scored entries as hits: a procedure counts PROCEDURE_WEIGHT of
+        its score and only the best one of a situation is listed; equal scores keep index order."""
         groups = self.lexicon.procedure_groups
         ranked = sorted((-score * (PROCEDURE_WEIGHT if n in groups else 1.0), n in groups, n)
-                        for n, score in results.items())
+                        for n, score in scores.items())
         hits, seen = [], set()
         terms = plan.highlight_terms
         for negative_score, is_procedure, docnum in ranked:
@@ -688,6 +701,8 @@ def best_of_query_class():
 
     whoosh's own DisjunctionMax compares sub-matchers without checking they sit on the
     same document, and drops one side when the other runs out; this one does neither.
+    Searches go through `top_scores`, which computes the same scores from the leaves'
+    matchers (see `_combine`); this matcher is what it is checked against.
     """
     global _BEST_OF
     if _BEST_OF is not None:
@@ -753,6 +768,7 @@ def best_of_query_class():
 
 
 def _whoosh_query(plan: QueryPlan):
+    """The plan as a whoosh query: an Or of one BestOf per concept, the pair phrases and the numbers."""
     from whoosh.query import Or, Phrase, Term
 
     BestOf = best_of_query_class()
@@ -774,6 +790,283 @@ def _whoosh_query(plan: QueryPlan):
                   for name in ("title", "body")]
     parts += [Term("number", n, boost=NUMBER_BOOST) for n in plan.numbers]
     return Or(parts)
+
+
+# -- scoring: the entries that can rank, without scoring every match -------------------------------
+
+def top_scores(searcher, query, limit: int, allowed: set | None = None, procedures=()) -> dict[int, float]:
+    """The score of every entry that can be among the `limit` best of `query`, by document number.
+
+    `query` is what `_whoosh_query` builds: an Or of parts, each a BestOf tree over "units" (a
+    term in a field, a phrase); `allowed` restricts the documents (None: all), `procedures`
+    holds the document numbers of procedures. Every entry that can still rank gets the score
+    that scoring every match gives (the others are left out): whoosh's own matchers score the
+    units, combined as `BestOfMatcher` does and summed part by part in query order, as
+    `searcher.search` does on an index of fewer than 5,000 entries (a larger one sums the
+    parts in another order, which can differ in the last bits).
+
+    Why: on a federation-sized base an everyday word ("joueur") is in thousands of entries,
+    and scoring each one took most of a query's time. This is the MaxScore method: once
+    `limit` clauses score at least θ, an entry scoring below θ cannot be listed (a procedure
+    counts PROCEDURE_WEIGHT ≤ 1 of its score, and a situation never lists a procedure scoring
+    below another of its own). Units whose best possible scores together stay below θ (the
+    common words of the body text, first) stop bringing candidates: they are looked up, with
+    `skip_to`, only in the entries the other units bring, and only while those can still
+    reach θ. A phrase made of the query's words never brings candidates (its entries have
+    its words); where its words are, their scores give its own, and its positions are read
+    last, through its words' matchers. Nothing is estimated: an entry is either scored
+    exactly or provably below θ.
+    """
+    import heapq
+    from bisect import bisect_left
+
+    units, parts = _score_tree(query)
+    words = _phrase_words(units)
+    scores: dict[int, float] = {}
+    heap: list[float] = []  # the best `limit` clause scores so far: heap[0] is θ once it is full
+    theta = 0.0
+    context = searcher.context()
+    for subsearcher, offset in searcher.leaf_searchers():
+        size = len(units)
+        ms, boosts = [None] * size, [1.0] * size  # score = the matcher's score × boost
+        for i, q in enumerate(units):
+            if words[i] is None:
+                m = q.matcher(subsearcher, context)
+                if type(m) is _wrapping_matcher():  # a boosted term or phrase
+                    m, boosts[i] = m.child, m.boost
+                ms[i] = m
+            else:
+                boosts[i] = q.boost
+        free = [i for i, m in enumerate(ms) if m is not None and m.is_active()]  # may bring candidates
+        if not free:
+            continue
+        tied = [i for i, w in enumerate(words) if w is not None and all(j in free for j in w)]
+        best = [0.0] * size  # the highest score each unit can give
+        for i in free:
+            best[i] = ms[i].max_quality() * boosts[i]
+        for i in tied:
+            best[i] = _phrase_score([ms[j].max_quality() for j in words[i]], boosts[i])
+        reader = subsearcher.reader()
+        by_cost = sorted(free, key=lambda i: (-units[i].estimate_size(reader), best[i]))  # most postings first
+        end = subsearcher.doc_count_all()
+        doors = None
+        if allowed is not None:
+            doors = sorted(n - offset for n in allowed if offset <= n < offset + end)
+            if not doors:
+                continue
+        at = [m.id() if m is not None and m.is_active() else end for m in ms]  # each unit's entry (end: done)
+        essential, lazy, lazy_mass, theta_used, since, pos = free, [], 0.0, 0.0, 0, 0
+        while True:
+            if theta > theta_used and (since >= 32 or not theta_used):
+                # Split the units again for the θ reached (every 32 entries at most: each split
+                # costs a bound per unit, and any split made for a lower θ stays valid).
+                theta_used, since = theta, 0
+                lazy = _lazy_units(parts, by_cost, tied, words, best, theta)
+                was, essential = set(essential), [i for i in free if i not in lazy]
+                for i in essential:  # back to bringing candidates: catch up with the current entry
+                    if i not in was and at[i] < pos:
+                        at[i] = _move(ms[i], pos, end)
+                vals = [None] * size
+                for i in list(lazy) + tied:
+                    vals[i] = best[i]
+                lazy_mass = _total(parts, vals)  # the most the other units add to an entry
+            since += 1
+            doc = min(map(at.__getitem__, essential), default=end)
+            if doc >= end:
+                break
+            if doors is not None:
+                k = bisect_left(doors, doc)
+                if k == len(doors):
+                    break
+                if doors[k] != doc:  # a filtered-out entry: on to the next allowed one
+                    for i in essential:
+                        at[i] = _move(ms[i], doors[k], end)
+                    continue
+            pos = doc + 1
+            here = [i for i in essential if at[i] == doc]
+            vals, raw = [None] * size, [None] * size
+            for i in here:
+                raw[i] = ms[i].score()
+                vals[i] = raw[i] * boosts[i]
+            # The other units at their best (unless that alone reaches θ); then the lazy ones
+            # looked up and each phrase at its score should it be there; then the phrases'
+            # positions read. The entry is dropped as soon as it provably stays below θ.
+            dropped = False
+            if lazy_mass < theta:
+                for i in lazy:
+                    vals[i] = best[i]
+                for i in tied:
+                    vals[i] = best[i]
+                dropped = _total(parts, vals) < theta
+            if not dropped:
+                for i in lazy:
+                    if at[i] < doc:
+                        at[i] = _move(ms[i], doc, end)
+                    if at[i] == doc:
+                        raw[i] = ms[i].score()
+                        vals[i] = raw[i] * boosts[i]
+                    else:
+                        vals[i] = None
+                for i in tied:
+                    found = [raw[j] for j in words[i]]
+                    vals[i] = None if None in found else _phrase_score(found, boosts[i])
+                dropped = bool(theta) and _total(parts, vals) < theta
+            if not dropped:
+                for i in tied:
+                    if vals[i] is not None and not _phrase_here(units[i], [ms[j] for j in words[i]]):
+                        vals[i] = None
+                score = _total(parts, vals)
+                number = offset + doc
+                scores[number] = score
+                if number not in procedures:
+                    if len(heap) < limit:
+                        heapq.heappush(heap, score)
+                        if len(heap) == limit:
+                            theta = heap[0]
+                    elif score > heap[0]:
+                        heapq.heapreplace(heap, score)
+                        theta = heap[0]
+            for i in here:
+                m = ms[i]
+                m.next()
+                at[i] = m.id() if m.is_active() else end
+    return scores
+
+
+def _lazy_units(parts, by_cost, tied, words, best, theta) -> set[int]:
+    """The units that need not bring candidates at θ: together, at their best, they stay below θ.
+
+    Taken greedily in `by_cost` order. A phrase of `tied` counts only when all its words are
+    lazy: an entry brought by no other unit cannot hold it otherwise.
+    """
+    at_best = [None] * len(best)
+    lazy: set[int] = set()
+    for i in by_cost:
+        at_best[i] = best[i]
+        for p in tied:
+            at_best[p] = best[p] if all(at_best[j] is not None for j in words[p]) else None
+        if _total(parts, at_best) < theta:
+            lazy.add(i)
+        else:
+            at_best[i] = None
+    return lazy
+
+
+def _move(m, doc, end) -> int:
+    """Skip matcher `m` to its first entry from `doc` on; that entry, or `end` when it has none."""
+    if m.is_active():
+        m.skip_to(doc)
+        if m.is_active():
+            return m.id()
+    return end
+
+
+def _phrase_words(units) -> list:
+    """Per unit: for a phrase whose words are all term units of its field, those units; else None."""
+    from whoosh.query import Phrase, Term
+
+    terms: dict[tuple, int] = {}
+    for i, q in enumerate(units):
+        if type(q) is Term:
+            terms.setdefault((q.fieldname, q.text), i)
+    out = []
+    for q in units:
+        found = [terms.get((q.fieldname, w)) for w in q.words] if type(q) is Phrase and len(q.words) > 1 else [None]
+        out.append(None if None in found else found)
+    return out
+
+
+def _phrase_score(word_scores: list[float], boost: float) -> float:
+    """A phrase's score from its words' (unboosted) scores, as whoosh's phrase matcher computes it:
+    their sum over a binary tree, times the span matcher's own boost (1.0), times the phrase's."""
+    if len(word_scores) == 2:
+        total = word_scores[0] + word_scores[1]
+    else:
+        from operator import add
+
+        from whoosh.util import make_binary_tree
+
+        total = make_binary_tree(add, word_scores)
+    return total * 1.0 * boost
+
+
+class _PhraseAt:
+    """What whoosh's phrase matcher reads to find a phrase: its words' matchers, all on one
+    entry, and its settings (a Phrase query searches a SpanNear2 of its words, in order)."""
+
+    __slots__ = ("ms", "slop", "ordered", "mindist")
+
+    def __init__(self, ms, slop):
+        self.ms, self.slop, self.ordered, self.mindist = ms, slop, True, 1
+
+
+def _phrase_here(phrase, word_matchers) -> bool:
+    """Whether `phrase` is in the entry its words' matchers all sit on, as whoosh's matcher decides.
+
+    The words' own matchers answer, so no posting is read twice; the span check is whoosh's
+    (`SpanNear2Matcher._get_spans`, the hook its span matchers implement).
+    """
+    from whoosh.query.spans import SpanNear2
+
+    return bool(SpanNear2.SpanNear2Matcher._get_spans(_PhraseAt(word_matchers, phrase.slop)))
+
+
+def _wrapping_matcher():
+    """whoosh's WrappingMatcher (imported here: whoosh is imported only when searching)."""
+    from whoosh.matching import WrappingMatcher
+
+    return WrappingMatcher
+
+
+def _score_tree(query):
+    """(units, parts) of a query built by `_whoosh_query`.
+
+    `units` are its leaf queries (terms, phrases: each has a matcher, a score and a highest
+    possible score); each part of the top-level Or becomes a tree over unit positions: an int
+    is a unit, a tuple `(tiebreak, boost, children)` a BestOf. `_total` computes from it
+    exactly what the whoosh matchers of the same query compute.
+    """
+    from whoosh.query import Or
+
+    BestOf = best_of_query_class()
+    units: list = []
+
+    def node(q):
+        if isinstance(q, BestOf):
+            subs = [c for c in (node(s) for s in q.subqueries) if c is not None]
+            if len(q.subqueries) == 1:  # whoosh then uses the sub-query's matcher alone (no boost)
+                return subs[0] if subs else None
+            return (q.tiebreak, q.boost, subs) if subs else None
+        units.append(q)
+        return len(units) - 1
+
+    if isinstance(query, Or) and query.boost != 1.0:
+        raise ValueError("Or boost not supported")
+    parts = [p for p in (node(q) for q in (query.subqueries if isinstance(query, Or) else [query])) if p is not None]
+    return units, parts
+
+
+def _combine(node, vals):
+    """A BestOf tree's score from its units' (None: not in this entry), as `BestOfMatcher` scores."""
+    tiebreak, boost, children = node
+    best = None
+    for child in children:
+        x = vals[child] if child.__class__ is int else _combine(child, vals)
+        if x is not None:
+            best = x if best is None else max(best, x) + tiebreak * min(best, x)
+    if best is not None and boost != 1.0:
+        best = best * boost
+    return best
+
+
+def _total(parts, vals) -> float:
+    """The sum of the parts' scores in query order (0.0 when none matches)."""
+    total = 0.0
+    for part in parts:
+        x = vals[part] if part.__class__ is int else _combine(part, vals)
+        if x is not None:
+            total += x
+    return total
 
 
 _OPEN: dict[str, SearchIndex] = {}
