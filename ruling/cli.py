@@ -158,6 +158,23 @@ def check(ctx, as_json, stamp):
     ctx.exit(0 if report.ok else 1)
 
 
+@cli.command("test")
+@click.option("--book", metavar="LIVRE", help="Seulement les scénarios de ce livre (club, tda, cash, infos).")
+@click.option("--json", "as_json", is_flag=True, help="Sortie JSON : résultat de chaque scénario.")
+@click.pass_context
+def test_(ctx, book, as_json):
+    """Rejoue les scénarios du livre (rulebook/LIVRE/scenarios/) : chaque décision attendue est-elle
+    celle que donnent les procédures ? Code 0 si tout passe, 1 sinon."""
+    from .scenarios import run_tests
+
+    report = run_tests(_kb(ctx), book)
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        click.echo(report.to_text())
+    ctx.exit(0 if report.ok else 1)
+
+
 @cli.command("diff")
 @click.argument("sides", nargs=-1, required=True, metavar="[ANCIEN] NOUVEAU")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON (changements, impact).")

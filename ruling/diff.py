@@ -712,22 +712,25 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
 
 
 def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
-    """The scenario files of the old side: at its git revision, else in the working copy."""
+    """The scenario files of the old side: at its git revision, else those of the loaded base."""
     import yaml
 
     if side.origin[0] == "git":
         _, repo, rev, book_dir = side.origin
         tree = _GitTree(repo, rev)
-        folder = PurePosixPath(book_dir).parent.parent / "tests" / "scenarios" / book
+        folder = PurePosixPath(book_dir) / "scenarios"
         if tree.kind(folder) != "dir":
             raise UserError(f"aucun scénario pour {book} dans git:{rev}:{folder}")
         return [(tree.label(f), yaml.safe_load(tree.read(f))) for f in tree.yaml_files(folder)]
-    folder = Path(kb.root).parent / "tests" / "scenarios" / book
-    if not folder.is_dir():
-        raise UserError(f"aucun scénario pour {book} : le dossier « {folder} » n'existe pas "
-                        "(--rulings demande la copie de travail du dépôt, avec tests/scenarios/)")
-    files = sorted(folder.glob("*.yaml"))
-    return [(str(f), yaml.safe_load(f.read_text(encoding="utf-8"))) for f in files]
+    from .scenarios import read_scenario_files, scenario_folder
+
+    files, problems = read_scenario_files(Path(kb.root), [book])
+    if problems:
+        raise UserError(f"scénario invalide : {problems[0]} ; lancez « ruling test --book {book} »")
+    if not files:
+        raise UserError(f"aucun scénario pour {book} : le dossier « {scenario_folder(kb.root, book)} » "
+                        "est vide ou absent (un fichier YAML par procédure, voir docs/PROCEDURES.md)")
+    return [(f.display, {"book": f.book, "procedure": f.procedure, "scenarios": f.scenarios}) for f in files]
 
 
 def _decision_kb(side: Side, kb):

@@ -10,7 +10,7 @@ import yaml
 from ruling.engine import answer_text, decide, decide_procedure, find_procedure, normalise_answers
 from ruling.questionnaire import find_situations
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "rulebook"
 
 
 def test_flop_with_four_cards(run):
@@ -119,7 +119,7 @@ def test_ten_situations_give_the_cited_ruling(kb, run, book, procedure, words):
     proc = find_procedure(kb, procedure, book)
     matches = find_situations(kb, words, book)
     assert proc in matches, f"« {words} » ne propose pas {book}:{procedure}"
-    scenario = yaml.safe_load((SCENARIOS / book / f"{procedure}.yaml").read_text(encoding="utf-8"))["scenarios"][0]
+    scenario = yaml.safe_load((SCENARIOS / book / "scenarios" / f"{procedure}.yaml").read_text(encoding="utf-8"))["scenarios"][0]
     answers = normalise_answers(proc, scenario["answers"])
     lines, given = [str(matches.index(proc) + 1)], {}
     while True:  # type the answers in the order the questionnaire asks them

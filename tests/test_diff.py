@@ -314,12 +314,11 @@ scenarios:
 
 def test_rulings_replay_lists_what_changes(run, kb_copy):
     (kb_copy / "club" / "procedures" / "essai-diff.yaml").write_text(PROCEDURE, encoding="utf-8")
-    scen_dir = kb_copy.parent / "tests" / "scenarios" / "club"
-    scen_dir.mkdir(parents=True)
+    scen_dir = kb_copy / "club" / "scenarios"
     (scen_dir / "essai-diff.yaml").write_text(SCENARIOS, encoding="utf-8")
     result = run("diff", "club", "--rulings", "--json", kb_path=kb_copy)
     assert result.exit_code == 0, result.output
-    rulings = {r["scenario"]: r for r in json.loads(result.output)["rulings"]}
+    rulings = {r["scenario"]: r for r in json.loads(result.output)["rulings"] if r["procedure"] == "essai-diff"}
     assert set(rulings) == {"place vacante au bouton", "issue enregistrée autrement"}
     moved = rulings["place vacante au bouton"]
     assert moved["changed_clauses"] == [{"citation": "club:8-11", "status": "renumbered", "old": "club@v1:8-12"}]
@@ -334,5 +333,15 @@ def test_rulings_replay_lists_what_changes(run, kb_copy):
 
 
 def test_rulings_without_scenarios_is_a_user_error(run, kb_copy):
+    shutil.rmtree(kb_copy / "club" / "scenarios")
     result = run("diff", "club", "--rulings", kb_path=kb_copy)
     assert result.exit_code == 2 and "aucun scénario pour club" in result.output
+
+
+def test_rulings_replay_runs_on_the_bundled_base(run):
+    """The scenarios ship with the rulebook, so an installed package can replay them."""
+    result = run("diff", "club", "--rulings", "--json")
+    assert result.exit_code == 0, result.output
+    rulings = json.loads(result.output)["rulings"]
+    assert rulings and all(r["book"] == "club" for r in rulings)
+    assert any(c["citation"] == "club:8-11" for r in rulings for c in r["changed_clauses"])

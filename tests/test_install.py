@@ -33,3 +33,12 @@ def test_non_editable_install_works_from_anywhere(tmp_path):
     check = subprocess.run([str(target / "bin" / "ruling"), "check"], cwd=elsewhere, env=env,
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
+    assert (target / "ruling" / "rulebook" / "club" / "scenarios" / "chip-race.yaml").is_file()
+    scenarios = subprocess.run([str(target / "bin" / "ruling"), "test", "--book", "tda"], cwd=elsewhere, env=env,
+                               capture_output=True, text=True)
+    assert scenarios.returncode == 0, scenarios.stdout + scenarios.stderr
+    assert scenarios.stdout.strip().splitlines()[-1] == "83 scénario(s) réussi(s), 0 échoué(s)"
+    rulings = subprocess.run([str(target / "bin" / "ruling"), "diff", "club", "--rulings"], cwd=elsewhere, env=env,
+                             capture_output=True, text=True)
+    assert rulings.returncode == 0, rulings.stderr
+    assert "8-11" in rulings.stdout

@@ -1,66 +1,75 @@
-"""Every scenario file (tests/scenarios/<book>/<procedure>.yaml) replayed through the engine.
+"""Every scenario file (rulebook/<book>/scenarios/<procedure>.yaml) replayed through the engine.
 
-A scenario gives answers and the outcome, cited clauses and computed figures a TD expects.
+The same files and the same comparison as `ruling test`: pytest parametrises over them so a
+failing scenario is named in the test report.
 """
 from __future__ import annotations
 
-from pathlib import Path
+import json
 
 import pytest
-import yaml
 
-from ruling.engine import decide
+from ruling.load import default_root, load_kb
+from ruling.scenarios import read_scenario_files, replay, run_tests
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
-
-
-def _load_files():
-    out = []
-    for path in sorted(SCENARIOS.glob("*/*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        out.append((path, data))
-    return out
+KB = load_kb()
+FILES, PROBLEMS = read_scenario_files(default_root(), [b.id for b in KB.books])
+CASES = [pytest.param(f, i, id=f"{f.book}/{f.procedure}/{sc['name']}")
+         for f in FILES for i, sc in enumerate(f.scenarios)]
 
 
-FILES = _load_files()
-CASES = [pytest.param(path, data, sc, id=f"{data['book']}/{data['procedure']}/{sc['name']}")
-         for path, data in FILES for sc in data["scenarios"]]
+def test_every_scenario_file_is_valid():
+    assert not PROBLEMS, "\n".join(map(str, PROBLEMS))
+    assert len(FILES) == len(KB.procedures)
 
 
-@pytest.mark.parametrize("path,data,scenario", CASES)
-def test_scenario(kb, path, data, scenario):
-    result = decide(kb, data["book"], data["procedure"], scenario["answers"])
-    assert result.decided, f"{path.name} « {scenario['name']} » : il manque {[q.id for q in result.missing]}"
-    assert result.outcome == scenario["outcome"], scenario["name"]
-    if "cites" in scenario:
-        assert sorted(c.citation for c in result.citations) == sorted(scenario["cites"]), scenario["name"]
-    for name, value in (scenario.get("figures") or {}).items():
-        assert name in result.figures, f"{scenario['name']} : pas de résultat {name}"
-        assert result.figures[name] == value, f"{scenario['name']} : {name}"
-    if "decision_contains" in scenario:
-        for text in ([scenario["decision_contains"]] if isinstance(scenario["decision_contains"], str)
-                     else scenario["decision_contains"]):
-            assert text in result.decision, scenario["name"]
-
-
-@pytest.mark.parametrize("path,data", [pytest.param(p, d, id=p.relative_to(SCENARIOS).as_posix()) for p, d in FILES])
-def test_scenario_file_names_its_procedure(kb, path, data):
-    assert path.parent.name == data["book"] and path.stem == data["procedure"]
-    assert any(p.book == data["book"] and p.id == data["procedure"] for p in kb.procedures), path
+@pytest.mark.parametrize("file,index", CASES)
+def test_scenario(kb, file, index):
+    result = replay(kb, file, index)
+    assert result.passed, f"{file.display}:{file.lines[index]} « {result.name} » : " + " ; ".join(result.problems)
 
 
 def test_every_procedure_has_enough_scenarios_and_every_outcome_is_tested(kb):
-    by_proc = {(d["book"], d["procedure"]): d["scenarios"] for _, d in FILES}
-    problems = []
-    for proc in kb.procedures:
-        scenarios = by_proc.get((proc.book, proc.id))
-        if scenarios is None:
-            problems.append(f"{proc.book}:{proc.id} : pas de fichier de scénarios")
-            continue
-        need = min(3, len(proc.rules))
-        if len(scenarios) < need:
-            problems.append(f"{proc.book}:{proc.id} : {len(scenarios)} scénario(s), il en faut {need}")
-        untested = {r.outcome for r in proc.rules} - {s["outcome"] for s in scenarios}
-        if untested:
-            problems.append(f"{proc.book}:{proc.id} : issues sans scénario : {', '.join(sorted(untested))}")
-    assert not problems, "\n".join(problems)
+    assert not run_tests(kb).untested
+
+
+def test_ruling_test_passes_on_the_bundled_books(run):
+    result = run("test", "--book", "tda")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1] == "83 scénario(s) réussi(s), 0 échoué(s)"
+
+
+def test_ruling_test_names_each_failure_with_file_line_and_reason(run, kb_copy):
+    path = kb_copy / "club" / "scenarios" / "chip-race.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("change: 125", "change: 126", 1), encoding="utf-8")
+    result = run("test", "--book", "club", kb_path=kb_copy)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[0].endswith("club/scenarios/chip-race.yaml:9: échec « remplacement direct, un jeton unique "
+                             "non arrondi sauf s'il ne reste rien au joueur » : change = 125, attendu 126")
+    assert lines[-1] == "212 scénario(s) réussi(s), 1 échoué(s)"
+    data = json.loads(run("test", "--book", "club", "--json", kb_path=kb_copy).output)
+    assert (data["passed"], data["failed"]) == (212, 1)
+    failed = [r for r in data["results"] if not r["passed"]]
+    assert failed[0]["problems"] == ["change = 125, attendu 126"]
+
+
+def test_ruling_test_reports_an_outcome_left_without_scenario(run, kb_copy):
+    (kb_copy / "infos" / "scenarios" / "recave.yaml").unlink()
+    result = run("test", "--book", "infos", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert "non couvert : infos:recave : pas de fichier de scénarios" in result.output.splitlines()
+
+
+def test_ruling_test_refuses_an_invalid_scenario_file_with_its_line(run, kb_copy):
+    path = kb_copy / "tda" / "scenarios" / "donner-des-jetons.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("outcome:", "outcom:", 1), encoding="utf-8")
+    result = run("test", "--book", "tda", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert f"tda/scenarios/{path.name}:" in result.output and "champ inconnu : outcom" in result.output
+
+
+def test_ruling_test_unknown_book_is_a_user_error(run):
+    result = run("test", "--book", "nope")
+    assert result.exit_code == 2 and "« nope » n'existe pas" in result.output
