@@ -11,6 +11,7 @@ import json
 
 import click
 
+from .click_fr import FrenchCommand
 from .errors import UserError, shown
 
 
@@ -214,7 +215,7 @@ class Recorder:
 
 # -- `ruling journal` ----------------------------------------------------------------------------------
 
-@click.command("journal")
+@click.command("journal", cls=FrenchCommand)
 @click.option("--event", metavar="NOM", help="Seulement les décisions de cet événement.")
 @click.option("--player", metavar="NOM", help="Seulement les décisions qui concernent ce joueur.")
 @click.option("--since", metavar="QUAND", help="Depuis une date (AAAA-MM-JJ), une date et une heure "
