@@ -293,9 +293,7 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
                 "cancelled": [{"id": e.id, "cancelled_at": e.cancelled_at} for e in entries if e.cancelled]}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     elif as_csv:
-        stream = click.get_binary_stream("stdout")
-        stream.write(csv_bytes(entries))
-        stream.flush()
+        click.echo(csv_bytes(entries), nl=False)  # bytes go out as they are: the BOM and UTF-8 whatever the locale
     elif as_markdown:
         click.echo(markdown(entries), nl=False)
     else:
