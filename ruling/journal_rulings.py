@@ -234,6 +234,20 @@ def replay_entry(kb, entry: Entry) -> Replayed:
     return Replayed(entry, changes, decision.outcome, decision.decision)
 
 
+def entries_from_json(data, where: str) -> list[Entry]:
+    """The entries of a `ruling journal --json` export (a published event log), or a French error."""
+    try:
+        return [Entry(id=int(e["id"]), recorded_at=str(e["recorded_at"]), event=str(e["event"]), table=e.get("table"),
+                      players=[Player(str(p)) for p in e.get("players") or []], book=str(e["book"]),
+                      revision=str(e["revision"]), kb_digest=str(e.get("kb_digest") or ""),
+                      procedure=str(e["procedure"]), outcome=str(e["outcome"]), decision=str(e["decision"]),
+                      answers=dict(e["answers"]), replay=str(e.get("replay") or ""), note=e.get("note"),
+                      citations=[Citation(str(c["citation"]), str(c["hash"]), "") for c in e.get("citations") or []])
+                for e in data["entries"]]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise UserError(f"{where} n'est pas un export de « ruling journal --json » ({{\"entries\": [...]}})") from None
+
+
 def replay(kb, entries: list[Entry]) -> list[Replayed]:
     """Every standing entry given again on `kb`, oldest first."""
     return [replay_entry(kb, e) for e in entries if not e.cancelled]

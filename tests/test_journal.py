@@ -510,3 +510,35 @@ def test_a_journal_spec_the_procedure_cannot_honour_is_refused(run, kb_copy):
                           encoding="utf-8")
     result = run("check", kb_path=kb_copy)
     assert "relève la faute « autre » que la procédure ne déclare pas dans faults" in result.output
+
+
+# -- the site's history page: a published event log replayed ----------------------------------------------
+
+def test_history_page_replays_a_published_event_log(rule, run, jpath, kb_copy, tmp_path):
+    from ruling.load import load_kb
+    from ruling.site.build import read_event_logs
+    from ruling.site.pages import SitePages
+
+    rule(*HORS_TOUR, *AT_TABLE_3, kb_path=kb_copy)
+    rule("decide", "flop-irregulier", "--book", "club", "-a", "defaut=premature", "--event", EVENT, kb_path=kb_copy)
+    run("journal", "--journal", jpath, "--anonymise", EVENT)
+    logs = tmp_path / "journaux"
+    logs.mkdir()
+    (logs / "open-du-club.json").write_text(listing(run, jpath, "--json").stdout, encoding="utf-8")
+    proc = kb_copy / "club" / "procedures" / "action-hors-tour.yaml"
+    proc.write_text(proc.read_text(encoding="utf-8").replace(
+        "peut être sanctionné, selon l'échelle des sanctions.", "est sanctionné selon l'échelle des sanctions."),
+        encoding="utf-8")
+    site = SitePages(load_kb(kb_copy))
+    site.event_logs = read_event_logs(logs)
+    page = site.render()["historique.md"]
+    assert "## Décisions publiées, rejouées sur les règles actuelles" in page
+    assert "### open&#45;du&#45;club" in page
+    assert "2 décision(s) rejouée(s), 1 changerai(en)t :" in page
+    [row] = [line for line in page.splitlines() if line.startswith("| 1 |")]
+    assert "texte de la décision modifié" in row and "Dupont" not in page
+    assert not [line for line in page.splitlines() if line.startswith("| 2 |")]
+    (logs / "autre.json").write_text('{"entrées": []}', encoding="utf-8")
+    with pytest.raises(Exception, match="le journal publié autre.json n'est pas un export de « ruling journal --json »"):
+        read_event_logs(logs)
+    assert "ruling-journaux" not in SitePages(load_kb(kb_copy)).render()["historique.md"]  # no log, no section
