@@ -378,7 +378,7 @@ class _SqliteErrors:
         where = f"le journal {shown(self.path)}"
         text = str(error).lower()
         if isinstance(error, OSError):
-            raise JournalError(f"{where} ne peut pas être créé ({error.strerror or error.__class__.__name__}) ; "
+            raise JournalError(f"{where} ne peut pas être créé (dossier {shown(self.path.parent)} impossible à créer) ; "
                                "choisissez un autre fichier avec --journal") from None
         if not isinstance(error, sqlite3.Error):
             return False

@@ -542,3 +542,10 @@ def test_history_page_replays_a_published_event_log(rule, run, jpath, kb_copy, t
     with pytest.raises(Exception, match="le journal publié autre.json n'est pas un export de « ruling journal --json »"):
         read_event_logs(logs)
     assert "ruling-journaux" not in SitePages(load_kb(kb_copy)).render()["historique.md"]  # no log, no section
+
+
+def test_a_journal_that_cannot_be_created(run, tmp_path):
+    blocker = tmp_path / "fichier"
+    blocker.write_text("pas un dossier", encoding="utf-8")
+    result = run(*HORS_TOUR, "--event", EVENT, "--journal", blocker / "j.sqlite3")
+    _assert_ruling_kept(result, f"le journal {blocker / 'j.sqlite3'} ne peut pas être créé (dossier {blocker} impossible")
