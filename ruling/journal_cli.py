@@ -162,6 +162,17 @@ class Recorder:
                            + " ; ".join(at(e) for e in earlier[-3:]) + hint)
         return out
 
+    def _why_unanswered(self, decision) -> None:
+        """Why the journal left a question it knows how to answer to the TD (stderr: stdout stays the report)."""
+        unanswered = [q.id for q in decision.missing if q.journal and q.id not in self.recalled]
+        if not unanswered or self.error is not None:
+            return
+        if len(self.players) != 1:
+            why = "donnez le joueur concerné (un seul --player)"
+        else:
+            why = "aucune faute de ce joueur n'est enregistrée dans cet événement ; enregistrez-la d'abord"
+        click.echo(f"Le journal peut répondre à {', '.join(unanswered)} : {why}.", err=True)
+
     def _record(self, kb, decision) -> None:
         if self.entry_id is not None or self.error is not None or not decision.decided:
             return
@@ -204,6 +215,8 @@ class Recorder:
                 click.echo(line)
             if self.entry_id is not None:
                 click.echo(f"Enregistré au journal : n° {self.entry_id}, événement « {shown(self.event)} ».")
+        if not decision.decided:
+            self._why_unanswered(decision)
         if self.error is None:
             return
         if decision.decided:

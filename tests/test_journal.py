@@ -185,8 +185,11 @@ def test_another_player_or_fault_starts_the_ladder_again(rule, run, jpath):
 def test_without_a_player_or_a_recorded_fault_the_td_answers(rule):
     missing = rule(*LADDER, "--event", EVENT)
     assert missing.exit_code == 2 and "-a precedents=" in missing.stdout
+    assert "Le journal peut répondre à precedents : donnez le joueur concerné (un seul --player)." in missing.stderr
     no_fault = rule(*LADDER, "--event", EVENT, "--player", "Dupont")
     assert no_fault.exit_code == 2 and "-a precedents=" in no_fault.stdout
+    assert "aucune faute de ce joueur n'est enregistrée dans cet événement" in no_fault.stderr
+    assert "Le journal" not in rule(*LADDER).stderr  # no event: no journal
 
 
 def test_ask_proposes_the_journal_answer_and_enter_confirms(rule, run, jpath, clock):
