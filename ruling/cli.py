@@ -12,6 +12,7 @@ import click
 
 from .click_fr import FrenchCommand, FrenchHelpMixin
 from .errors import UserError
+from .journal_cli import journal_command, journal_options, journal_recorder
 
 
 class RulingGroup(FrenchHelpMixin, click.Group):
@@ -227,8 +228,9 @@ def _decide_inputs(answer_pairs, answers_file, profile_file) -> tuple[dict, dict
 @click.option("--profile", "profile_file", metavar="FICHIER",
               help="Profil d'événement (YAML) : réponses aux questions de contexte.")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON (décision, ou questions manquantes).")
+@journal_options
 @click.pass_context
-def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_json):
+def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_json, journal):
     """Donne la décision d'une procédure à partir des réponses ; code 2 et la liste des questions
     s'il en manque."""
     from .engine import decide as decide_
@@ -236,13 +238,15 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 
     kb = _kb(ctx)
     answers, profile = _decide_inputs(answer_pairs, answers_file, profile_file)
-    result = decide_(kb, book, procedure, answers, profile)
+    recorder = journal_recorder(journal, profile)
+    result = recorder.complete(kb, decide_(kb, book, procedure, answers, profile))
     if as_json:
-        _print_json(result.to_json())
+        _print_json(recorder.json(kb, result, result.to_json()))
     elif result.decided:
         click.echo(decision_report(kb, result, color=sys.stdout.isatty()))
     else:
         click.echo(missing_report(result))
+    recorder.finish(ctx, kb, result, as_json)
     if not result.decided:
         names = ", ".join(q.id for q in result.missing)
         click.echo(f"Erreur : réponses manquantes pour {result.procedure.id} ({result.book}) : {names}", err=True)
@@ -304,8 +308,9 @@ def search_(ctx, words, book, kind, limit, as_json):
 @click.option("--book", metavar="LIVRE", help="Seulement les situations de ce livre (club, tda, cash, infos).")
 @click.option("--profile", "profile_file", metavar="FICHIER",
               help="Profil d'événement (YAML) : réponses aux questions de contexte.")
+@journal_options
 @click.pass_context
-def ask(ctx, words, book, profile_file):
+def ask(ctx, words, book, profile_file, journal):
     """Questionnaire guidé : décrivez la situation, répondez aux seules questions utiles, lisez la
     décision et la règle à lire à la table."""
     from .questionnaire import read_mapping_file, run_questionnaire
@@ -314,7 +319,11 @@ def ask(ctx, words, book, profile_file):
     if book is not None:
         kb.book(book)
     profile = read_mapping_file(profile_file, "profil") if profile_file else {}
-    run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty())
+    recorder = journal_recorder(journal, profile)
+    decision = run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty(),
+                                 recall=recorder.recall if recorder.active else None)
+    if decision is not None:
+        recorder.finish(ctx, kb, decision)
 
 
 @cli.command()
@@ -333,6 +342,9 @@ def compare(ctx, situation, answer_pairs, as_json):
         _print_json(result.to_json())
     else:
         click.echo(comparison_report(_kb(ctx), result))
+
+
+cli.add_command(journal_command)
 
 
 def main() -> None:

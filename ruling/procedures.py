@@ -35,6 +35,7 @@ class Question:
     default: object = None
     help: str | None = None
     origin: str = "procedure"  # procedure | context | calculator
+    journal: dict | None = None  # how the event journal may answer it (docs/PROCEDURES.md, « Le journal »)
 
     @property
     def finite(self) -> bool:
@@ -89,6 +90,7 @@ class Rule:
     cites: list[Cite]
     compute: str | None = None
     line: int = 0
+    fault: str | None = None  # the fault this outcome records against the player (the sanction ladder counts it)
 
     def matches(self, answers: dict) -> bool:
         return all(q in answers and answers[q] in allowed for q, allowed in self.when.items())
@@ -113,6 +115,7 @@ class Procedure:
     rules: list[Rule]
     file: str = ""
     note: str | None = None
+    faults: dict[str, str] = field(default_factory=dict)  # fault id -> French label, for `fault:` of the rules
 
     def question(self, qid: str) -> Question | None:
         """The procedure's own question, else the book's context question, else a calculator input."""
@@ -185,7 +188,7 @@ def _question(qid: str, data: dict, origin: str) -> Question:
     choices = {str(k): v for k, v in (data.get("choices") or {}).items()}
     qtype = data.get("type") or ("choice" if choices else "bool")
     return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
-                    help=data.get("help"), origin=origin)
+                    help=data.get("help"), origin=origin, journal=data.get("journal"))
 
 
 def _question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -265,7 +268,8 @@ def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Proble
         questions[q.id] = q
     proc = Procedure(id=data["id"], book=book_id, situation=data["situation"], title=data["title"],
                      keywords=list(data.get("keywords") or []), questions=questions, context=context,
-                     rules=[], file=doc.display, note=data.get("note"))
+                     rules=[], file=doc.display, note=data.get("note"),
+                     faults={str(k): v for k, v in (data.get("faults") or {}).items()})
     outcomes: dict[str, int] = {}
     for i, rdata in enumerate(data["rules"]):
         line = doc.line("rules", i)
@@ -319,9 +323,45 @@ def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Proble
             problems.append(Problem(doc.display, line, f"issue « {rdata['outcome']} » en double (déjà ligne "
                                                        f"{outcomes[rdata['outcome']]})"))
         outcomes[rdata["outcome"]] = line
+        fault = rdata.get("fault")
+        if fault is not None and fault not in proc.faults:
+            declared = ", ".join(proc.faults) or "(aucune)"
+            problems.append(Problem(doc.display, doc.line("rules", i, "fault"),
+                                    f"la règle « {rdata['outcome']} » relève la faute « {fault} » que la procédure ne "
+                                    f"déclare pas dans faults ; fautes déclarées : {declared}"))
         proc.rules.append(Rule(when=when, outcome=rdata["outcome"], decision=rdata["decision"], cites=cites,
-                               compute=compute, line=line))
+                               compute=compute, line=line, fault=fault))
+    problems.extend(_journal_problems(proc, doc))
     return proc if len(problems) == before else None
+
+
+def _journal_problems(proc: Procedure, doc) -> list[Problem]:
+    """A question the journal would answer with an answer it cannot take, or from an unknown fault or outcome."""
+    out = []
+    for qid, q in proc.questions.items():
+        spec = q.journal
+        if spec is None:
+            continue
+        line = doc.line("questions", qid, "journal")
+
+        def bad(message, line=line):
+            out.append(Problem(doc.display, line, f"journal de la question « {qid} » : {message}"))
+
+        recall = spec.get("recall")
+        wanted = {"same-fault": "bool", "any-sanction": "bool", "last-sanction": "choice"}[recall]
+        if q.type != wanted:
+            bad(f"« recall: {recall} » demande une question {wanted}, pas {q.type}")
+            continue
+        if recall == "same-fault" and spec.get("fault") not in proc.faults:
+            bad(f"la faute « {spec.get('fault')} » n'est pas déclarée dans faults ; fautes : {', '.join(proc.faults) or '(aucune)'}")
+        if recall == "last-sanction":
+            outcomes = [r.outcome for r in proc.rules]
+            for outcome, answer in {**(spec.get("steps") or {}), None: spec.get("none")}.items():
+                if outcome is not None and outcome not in outcomes:
+                    bad(f"l'issue « {outcome} » n'existe pas ; issues : {', '.join(outcomes)}")
+                if answer not in q.choices:
+                    bad(f"la réponse « {answer} » n'est pas un choix de la question ; choix : {', '.join(q.choices)}")
+    return out
 
 
 def _show(value) -> str:

@@ -268,11 +268,14 @@ def choose_situation(kb, words: str, book: str | None) -> object:
         first = False
 
 
-def ask_question(question):
-    """Ask one question until the answer is valid; returns the parsed value."""
+def ask_question(question, suggested=None):
+    """Ask one question until the answer is valid; returns the parsed value. `suggested` (the journal's
+    answer, shown above the question) is the default the TD confirms with Enter or overrides."""
     click.echo("")
     click.echo(question_prompt(question))
-    default = question.default
+    default = question.default if suggested is None else suggested.value
+    if suggested is not None:
+        click.echo(f"  D'après le journal : {suggested.text} (Entrée pour confirmer, ou répondez autrement)")
     default_typed = None
     if default is not None:
         if question.type == "choice":
@@ -296,8 +299,9 @@ def ask_question(question):
 
 
 def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dict | None = None,
-                      color: bool = False) -> Decision | None:
-    """The whole `ruling ask` flow; returns the decision, or None when the TD quits."""
+                      color: bool = False, recall=None) -> Decision | None:
+    """The whole `ruling ask` flow; returns the decision, or None when the TD quits. `recall(kb,
+    procedure, question)` may give the event journal's answer, proposed as the default."""
     try:
         proc = choose_situation(kb, words, book)
         click.echo(f"\n{proc.title} ({proc.book}:{proc.id})")
@@ -312,7 +316,8 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
             if decision.decided:
                 break
             question = decision.missing[0]
-            values[question.id] = ask_question(question)
+            suggested = recall(kb, proc, question) if recall is not None else None
+            values[question.id] = ask_question(question, suggested)
     except Quit:
         click.echo("\nQuestionnaire abandonné : aucune décision.")
         return None

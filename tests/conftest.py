@@ -16,7 +16,9 @@ def _private_cache(tmp_path_factory):
     """Every test run gets its own cache directory, never the user's."""
     mp = pytest.MonkeyPatch()
     mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    mp.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))  # the event journal, never the user's
     mp.delenv("RULING_KB", raising=False)
+    mp.delenv("RULING_JOURNAL", raising=False)
     yield
     mp.undo()
 

@@ -69,7 +69,7 @@ def argv_strategy(command: click.Command, words: list[str]):
             name = param.opts[0]
             if param.is_flag:
                 parts.append(st.booleans().map(lambda b, n=name: [n] if b else []))
-            elif name == "--kb":
+            elif name in ("--kb", "--journal"):  # paths: the base stays the real one, the journal the private one
                 continue
             else:
                 many = 3 if param.multiple else 1

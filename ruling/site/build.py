@@ -28,6 +28,24 @@ def load_site():
     return SitePages(load_kb(root)), root
 
 
+def read_event_logs(folder) -> list[tuple[str, list]]:
+    """The published event logs of the site (`<docs_dir>/journaux/*.json`), name and entries."""
+    import json
+    from pathlib import Path
+
+    from ..errors import UserError
+    from ..journal_rulings import entries_from_json
+
+    logs = []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            raise UserError(f"le journal publié {path.name} est illisible (JSON attendu)") from None
+        logs.append((path.stem, entries_from_json(data, f"le journal publié {path.name}")))
+    return logs
+
+
 def questionnaire_data(site, url_of) -> dict:
     """Every procedure (questions, rules) and every clause they cite, with site-relative URLs.
 

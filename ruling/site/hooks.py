@@ -12,7 +12,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from ruling.site.build import (DATA_SCRIPT, HOME_MARKERS, MERMAID_SCRIPT, OFFLINE_WORKER_SHIM,
-                               load_site, questionnaire_script)
+                               load_site, questionnaire_script, read_event_logs)
 
 _state: dict = {}
 
@@ -21,6 +21,7 @@ def on_config(config):
     """Load the knowledge base, render every page, and give the site its navigation."""
     try:
         site, root = load_site()
+        site.event_logs = read_event_logs(posixpath.join(config["docs_dir"], "journaux"))
     except Exception as e:  # a broken knowledge base: one readable line, not a traceback
         raise PluginError(f"site non construit : {e}") from None
     _state.update(site=site, pages=site.render())

@@ -57,6 +57,7 @@ class SitePages:
         self.procedures = [procedure_data(p) for p in kb.procedures]
         self._proc_by_key = {(p["book"], p["id"]): p for p in self.procedures}
         self._diffs: dict = {}
+        self.event_logs: list[tuple[str, list]] = []  # published journals (name, entries), see read_event_logs
 
     # -- locations -------------------------------------------------------------------------
     @cached_property
@@ -366,7 +367,23 @@ class SitePages:
             redlines = [self.redline(book, old, new, page) for old, new in zip(book.revisions, book.revisions[1:])]
             books.append({"id": book.id, "title": book.title, "revisions": revisions, "redlines": redlines,
                           "anchor": Markup(f"livre-{paths.slug(book.id)}")})
-        return {"page": page, "books": books}
+        return {"page": page, "books": books, "event_logs": self.event_logs_view(page)}
+
+    def event_logs_view(self, page: str) -> list[dict]:
+        """Each published event log replayed on the current base: the rulings that would change."""
+        from ..journal_rulings import replay
+
+        procs = {(p["book"], p["id"]): p for p in self.procedures}
+        out = []
+        for name, entries in self.event_logs:
+            results = replay(self.kb, entries)
+            out.append({"name": md_text(name), "count": len(results), "changed": [{
+                "id": r.entry.id, "when": md_text(r.entry.recorded_at.replace("T", " ")[:16]),
+                "procedure": self.procedure_link(procs[(r.entry.book, r.entry.procedure)], page)
+                if (r.entry.book, r.entry.procedure) in procs else md_text(f"{r.entry.book}:{r.entry.procedure}"),
+                "outcome": md_text(r.entry.outcome), "changes": md_text(" ; ".join(r.changes)),
+            } for r in results if r.changed]})
+        return out
 
     def redline(self, book, old, new, page: str) -> dict:
         """The changes from one revision to the next, word by word (when ruling.diff is there)."""
