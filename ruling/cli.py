@@ -11,7 +11,7 @@ import sys
 import click
 
 from .click_fr import FrenchCommand, FrenchHelpMixin
-from .errors import UserError
+from .errors import RulingError, UserError
 
 
 class RulingGroup(FrenchHelpMixin, click.Group):
@@ -22,7 +22,7 @@ class RulingGroup(FrenchHelpMixin, click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except UserError as e:
+        except RulingError as e:
             click.echo(f"Erreur : {e}", err=True)
             ctx.exit(e.exit_code)
 
@@ -38,7 +38,7 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False, **extra)
-        except UserError as e:
+        except RulingError as e:
             click.echo(f"Erreur : {e}", err=True)
             rv = e.exit_code
         except click.ClickException as e:

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .errors import UserError
+from .errors import StaleCitationError, UserError
 from .procedures import PLACEHOLDER_RE, Procedure, Question
 
 TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
@@ -255,7 +255,7 @@ def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
     if stale:  # never rule on a text the procedure's author did not read
-        raise UserError(f"décision refusée : {stale[0]}")
+        raise StaleCitationError(f"décision refusée : {stale[0]}")
     text = render(rule.decision, figures)
     citations = [kb.find(c.citation) for c in rule.cites]
     return Decision(procedure, used, rule=rule, decision=text, figures=figures,

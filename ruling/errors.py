@@ -1,17 +1,32 @@
-"""The two errors a user can meet: a wrong request, and a broken knowledge base.
+"""The errors a user can meet: a wrong request, a broken knowledge base, a refused decision.
 
-Both carry French text meant to be printed as is; the CLI turns them into one line
-(or one line per problem) and exit status 2, never a traceback.
+All carry French text meant to be printed as is and an `exit_code`; the CLI turns them into one
+line (or one line per problem) and that exit status, never a traceback. The questionnaire tells
+them apart: a calculator refusal re-asks the amounts, a stale citation ends the questionnaire.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 
-class UserError(Exception):
-    """A request that cannot be served: unknown clause, bad answer, odd option."""
+class RulingError(Exception):
+    """Every error `ruling` reports to a user: a French message and the exit status to end with."""
 
     exit_code = 2
+
+
+class UserError(RulingError):
+    """A request that cannot be served: unknown clause, bad answer, odd option."""
+
+
+class CalculatorError(UserError):
+    """A calculator refuses the amounts it was given (bets that do not increase, a rank missing…):
+    other amounts can still give a decision."""
+
+
+class StaleCitationError(UserError):
+    """A decision cites a clause whose text changed since the procedure was written: no amount can
+    fix that; someone must reread the decision and run `ruling check --stamp`."""
 
 
 @dataclass(frozen=True)

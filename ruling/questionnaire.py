@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from .engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
-from .errors import UserError, shown
+from .errors import CalculatorError, UserError, shown
 
 STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
               "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
@@ -305,7 +305,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         while True:
             try:
                 decision = decide_procedure(kb, proc, values)
-            except UserError as e:  # the calculator refuses the amounts: ask them again
+            except CalculatorError as e:  # the calculator refuses the amounts: ask them again
                 click.echo(f"{e} ; reprenons les montants.")
                 values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
                 continue
