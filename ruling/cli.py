@@ -35,6 +35,17 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         return super().resolve_command(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from .terminal import guarded_output
+
+        # ruling.terminal decides what reaches the terminal (click would strip some styles only).
+        extra.setdefault("color", True)
+        with guarded_output():
+            rv = self._main(args, prog_name, complete_var, **extra)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+    def _main(self, args, prog_name, complete_var, **extra):
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False, **extra)
@@ -49,9 +60,7 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         except click.Abort:
             click.echo("\nInterrompu.", err=True)
             rv = 1
-        if not standalone_mode:
-            return rv
-        sys.exit(rv if isinstance(rv, int) else 0)
+        return rv
 
 
 def _kb(ctx: click.Context):

@@ -54,7 +54,23 @@ class KnowledgeBaseError(UserError):
         super().__init__(f"base de règles invalide : {first}{more}")
 
 
-def shown(text: str) -> str:
-    """`text` fit to print in a message: control characters escaped (\\x00), the rest as typed."""
+#: Longest user text quoted whole in a message; a longer one is cut and its length given.
+SHOWN_CHARS = 60
+
+
+def shown(text, limit: int = SHOWN_CHARS) -> str:
+    """`text` fit to quote in a message: control characters escaped (\\x00), a text longer than
+    `limit` cut with its length (a 100,000-character argument is not printed back whole)."""
     text = str(text)
-    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+    cut = len(text) > limit
+    head = text[:limit] if cut else text
+    head = head if head.isprintable() else head.encode("unicode_escape").decode("ascii")
+    return f"{head}… ({len(text):,} caractères)".replace(",", "\u202f") if cut else head
+
+
+def bounded(text: str, what: str, limit: int) -> str:
+    """`text` when it has at most `limit` characters, else a French error: lengths are checked
+    before any work whose cost grows with them."""
+    if len(text) > limit:
+        raise UserError(f"{what} fait {len(text):,} caractères ; {limit:,} au plus".replace(",", "\u202f"))
+    return text

@@ -12,6 +12,7 @@ import click
 
 from .engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
 from .errors import CalculatorError, UserError, shown
+from .terminal import visible
 
 STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
               "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
@@ -235,7 +236,9 @@ class Quit(Exception):
 
 def _prompt(text: str, default=None) -> str:
     try:
-        return click.prompt(text, default=default, show_default=bool(default), type=str)
+        # The prompt goes to readline, not through ruling.terminal's guarded stdout.
+        return click.prompt(visible(text), default=default and visible(default),
+                            show_default=bool(default), type=str)
     except (click.Abort, EOFError, KeyboardInterrupt):
         raise Quit from None
 
