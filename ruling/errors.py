@@ -64,13 +64,15 @@ def shown(text, limit: int = SHOWN_CHARS) -> str:
     text = str(text)
     cut = len(text) > limit
     head = text[:limit] if cut else text
-    head = head if head.isprintable() else head.encode("unicode_escape").decode("ascii")
+    if not head.isprintable():  # only the unprintable characters escaped: « règle\x00 », not « r\xe8gle »
+        head = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in head)
     return f"{head}… ({len(text):,} caractères)".replace(",", "\u202f") if cut else head
 
 
-def bounded(text: str, what: str, limit: int) -> str:
+def bounded(text: str, what: str, limit: int, hint: str = "") -> str:
     """`text` when it has at most `limit` characters, else a French error: lengths are checked
     before any work whose cost grows with them."""
     if len(text) > limit:
-        raise UserError(f"{what} fait {len(text):,} caractères ; {limit:,} au plus".replace(",", "\u202f"))
+        message = f"{what} fait {len(text):,} caractères ; {limit:,} au plus".replace(",", "\u202f")
+        raise UserError(message + (f" ({hint})" if hint else ""))
     return text
