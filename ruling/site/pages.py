@@ -435,9 +435,8 @@ class SitePages:
     def nav(self) -> list:
         """The mkdocs `nav`: home, questionnaire, books by chapter, procedures, reference pages.
 
-        The theme writes nav titles into HTML as they are: each is HTML-escaped here (as `Markup`,
-        so the theme's own `| e` does not escape it twice)."""
-        from markupsafe import escape as title
+        The theme writes nav titles into HTML as they are: each is HTML-escaped here (`_nav_title`)."""
+        title = _nav_title
 
         books = ["livres/index.md"]
         for book in self.kb.books:
@@ -465,6 +464,16 @@ class SitePages:
             {"Glossaire": "glossaire.md"},
             {"Documents": "documents.md"},
         ]
+
+
+def _nav_title(text: str):
+    """A nav title escaped for HTML text and double-quoted attributes, as `Markup` so that the
+    theme's own `| e` (in aria-label) does not escape it twice; apostrophes stay as typed."""
+    from html import escape
+
+    from markupsafe import Markup
+
+    return Markup(escape(text, quote=False).replace('"', "&quot;"))
 
 
 def _sort_key(term: str) -> str:
