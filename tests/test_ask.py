@@ -165,3 +165,18 @@ def test_stale_citation_after_amounts_is_not_asked_again(run, kb_copy):
     assert "le texte de club:9-7 a changé" in result.output
     assert "reprenons les montants" not in result.output
     assert result.output.count("Montants séparés par des virgules") == 1
+
+
+def test_refusals_have_their_own_error_classes(kb, kb_copy):
+    from ruling.errors import CalculatorError, KnowledgeBaseError, RulingError, StaleCitationError, UserError
+    from ruling.load import load_kb
+
+    for cls in (UserError, CalculatorError, StaleCitationError, KnowledgeBaseError):
+        assert issubclass(cls, RulingError) and cls.exit_code == 2
+    with pytest.raises(CalculatorError, match="doivent croître"):
+        decide(kb, "club", "relance-minimum", {"demande": "minimum", "tour": "apres-flop", "grosse-blind": 100,
+                                               "mises": [300, 200]})
+    _change_text(kb_copy, "club/02-donne.yaml", "flop à 4 cartes est remélangé et redonné",
+                 "flop à 4 cartes est remélangé puis redonné")
+    with pytest.raises(StaleCitationError, match="le texte de club:2-7 a changé"):
+        decide(load_kb(kb_copy), "club", "flop-irregulier", {"defaut": "quatre-cartes", "ordre-connu": False})
