@@ -68,11 +68,3 @@ def shown(text, limit: int = SHOWN_CHARS) -> str:
         head = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in head)
     return f"{head}… ({len(text):,} caractères)".replace(",", "\u202f") if cut else head
 
-
-def bounded(text: str, what: str, limit: int, hint: str = "") -> str:
-    """`text` when it has at most `limit` characters, else a French error: lengths are checked
-    before any work whose cost grows with them."""
-    if len(text) > limit:
-        message = f"{what} fait {len(text):,} caractères ; {limit:,} au plus".replace(",", "\u202f")
-        raise UserError(message + (f" ({hint})" if hint else ""))
-    return text

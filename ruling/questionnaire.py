@@ -253,7 +253,7 @@ def choose_situation(kb, words: str, book: str | None) -> object:
                 raise Quit
         matches = find_situations(kb, words, book)
         if not matches:
-            click.echo(f"Aucune situation ne correspond à « {words} » ; essayez d'autres mots (ex. flop, relance, tapis).")
+            click.echo(f"Aucune situation ne correspond à « {shown(words)} » ; essayez d'autres mots (ex. flop, relance, tapis).")
             words, first = "", False
             continue
         click.echo("Situations possibles :")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
-from .errors import UserError, bounded
+from .errors import UserError, shown
 
 INDEX_FORMAT = "9"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
@@ -86,18 +86,8 @@ class SearchResult:
         return {"query": self.query, "hits": [h.to_json() for h in self.hits], "suggestion": self.suggestion}
 
 
-#: Longest query searched: a few words are enough, and analysis and typo lookup grow with it.
-MAX_QUERY_CHARS = 1000
-
-
-def _bounded_query(query) -> str:
-    query = query if isinstance(query, str) else str(query)
-    return bounded(query, "la recherche", MAX_QUERY_CHARS, "quelques mots suffisent")
-
-
 def search(kb, query: str, *, book: str | None = None, kind: str | None = None, limit: int = 10) -> SearchResult:
     """Search the clauses (current revisions) and procedures of `kb` for `query`."""
-    query = _bounded_query(query)
     if book is not None:
         kb.book(book)  # raises a French UserError with the closest book id
     _check_options(kind, limit)
@@ -123,7 +113,6 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
     """
     from .load import content_digest, kb_files, load_kb, resolve_root
 
-    query = _bounded_query(query)
     root = resolve_root(path)
     index = _cached_index(content_digest(root, kb_files(root)))
     if index is None:
@@ -1287,7 +1276,7 @@ def result_text(result: SearchResult, color: bool = False) -> str:
         return click.style(text, **style) if color else text
 
     if not result.hits:
-        line = f"Aucun résultat pour « {result.query.strip()} »."
+        line = f"Aucun résultat pour « {shown(result.query.strip())} »."
         if result.suggestion:
             line += f" Vouliez-vous dire « {result.suggestion} » ?"
         return line

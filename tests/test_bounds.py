@@ -83,11 +83,19 @@ def test_no_distance_is_computed_for_a_huge_name(kb, monkeypatch):
 @pytest.mark.parametrize("args", [
     ["show", "9-13" + HUGE], ["show", "club:" + HUGE], ["show", "9-13", "--book", HUGE], ["list", HUGE],
     ["decide", HUGE], ["decide", "flop-irregulier", "--book", "club", "-a", HUGE + "=1"], ["compare", HUGE],
-    ["procedures", "--book", HUGE], ["search", HUGE], ["diff", HUGE], ["ask", HUGE],
-    ["compare", "flop-irregulier", "-a", HUGE + "=1"],
+    ["procedures", "--book", HUGE], ["diff", HUGE], ["compare", "flop-irregulier", "-a", HUGE + "=1"],
 ])
 def test_every_command_answers_a_huge_argument_in_one_short_line(run, args):
     result = run(*args)
     assert result.exit_code == 2, result.output[:300]
     assert result.output.startswith("Erreur : ") and len(result.output) < 400, result.output[:400]
     assert "Traceback" not in result.output
+
+
+def test_huge_search_words_are_searched_and_quoted_short(run):
+    result = run("search", HUGE)
+    assert result.exit_code == 0
+    assert result.output.strip() == "Aucun résultat pour « " + "a" * 60 + "… (100\u202f000 caractères) »."
+    asked = run("ask", HUGE)
+    assert asked.exit_code == 0 and len(asked.output) < 400
+    assert "Aucune situation ne correspond à « aaaa" in asked.output and "(100\u202f000 caractères)" in asked.output
