@@ -130,3 +130,43 @@ def test_diff_keeps_its_colours_on_a_terminal(hostile_kb):
     assert OSC52 not in out and CLEAR not in out
     shown_alone = _tty_output([sys.executable, "-m", "ruling", "--kb", str(hostile_kb), "show", "club:8-2"], env)
     assert "\x1b[1m" in shown_alone and CLEAR not in shown_alone and CLEAR_SHOWN in shown_alone
+
+
+def test_ask_on_a_terminal_prints_typed_escapes_visibly(hostile_kb):
+    """On a real terminal (the prompt goes through readline), a typed ESC comes back as \\x1b."""
+    import termios
+    import time
+
+    leader, follower = pty.openpty()
+    attrs = termios.tcgetattr(follower)
+    attrs[3] &= ~termios.ECHO  # only what ruling writes is read back, not the terminal's own echo
+    termios.tcsetattr(follower, termios.TCSANOW, attrs)
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    proc = subprocess.Popen([sys.executable, "-m", "ruling", "--kb", str(hostile_kb), "ask", "flop", "quatre", "cartes",
+                             "--book", "club"], stdin=follower, stdout=follower, stderr=follower, env=env,
+                            close_fds=True)
+    os.close(follower)
+    out = b""
+
+    def read_until(marker: bytes, seconds: float = 60) -> None:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while marker not in out and time.monotonic() < end:
+            ready, _, _ = select.select([leader], [], [], 0.5)
+            if ready:
+                try:
+                    out += os.read(leader, 65536)
+                except OSError:
+                    return
+
+    for wait_for, typed in [(b"0 pour d'autres mots)", b"1\n"), (b"Votre choix (1-4)", CLEAR.encode() + b"\n"),
+                            (b"recommencez", b"3\n"), (b"o/n", b"o\n")]:
+        read_until(wait_for)
+        os.write(leader, typed)
+    read_until(b"Pour rejouer")
+    proc.wait(timeout=60)
+    os.close(leader)
+    text = out.decode("utf-8", "replace")
+    assert proc.returncode == 0, text[-2000:]
+    assert f"Réponse « {CLEAR_SHOWN} » invalide" in text and CLEAR not in text and OSC52 not in text
+    assert ESC_SHOWN in text and "\x1b[1m" in text  # the hostile title shown; ruling's own bold kept
