@@ -2,14 +2,14 @@
 
 Each calculator is a plain function registered by name with the inputs the engine must
 ask (French question text, type amount/amounts) and the results a decision can insert
-(`{{ min_raise_to }}`). Functions are pure; impossible inputs raise `UserError` in French.
+(`{{ min_raise_to }}`). Functions are pure; impossible inputs raise `CalculatorError` (a `UserError`) in French.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import UserError
+from .errors import CalculatorError
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ BETS = Input("mises", "bets", "Montants successifs (au total) des mises, relance
 
 def _positive(value: int, what: str) -> None:
     if value <= 0:
-        raise UserError(f"{what} doit être un nombre de jetons supérieur à 0 (reçu {value})")
+        raise CalculatorError(f"{what} doit être un nombre de jetons supérieur à 0 (reçu {value})")
 
 
 # -- betting rounds --------------------------------------------------------------------------------
@@ -128,7 +128,7 @@ def play_round(big_blind: int, bets: list[int], preflop: bool) -> RoundState:
     state = RoundState(level=big_blind if preflop else 0, last_raise=big_blind)
     for total in bets:
         if total <= state.level:
-            raise UserError(f"les montants des mises doivent croître : {total} ne dépasse pas {state.level} "
+            raise CalculatorError(f"les montants des mises doivent croître : {total} ne dépasse pas {state.level} "
                             "(n'indiquez pas les simples suivis)")
         increment = total - state.level
         full = increment >= state.last_raise
@@ -175,7 +175,7 @@ def _reopening(big_blind: int, bets: list[int], player_total: int, preflop: bool
         levels = [big_blind] + levels
     if player_total not in levels:
         shown = ", ".join(map(str, levels)) or "(aucun)"
-        raise UserError(f"la mise du joueur ({player_total}) doit être l'un des montants du tour : {shown}")
+        raise CalculatorError(f"la mise du joueur ({player_total}) doit être l'un des montants du tour : {shown}")
     # the bets after the player's action, and the minimum increment in force when he acted
     pos = levels.index(player_total)
     later = state.history[pos:] if preflop else state.history[pos + 1:]
@@ -253,15 +253,15 @@ def _short(big_blind: int, bets: list[int], put: int, preflop: bool, kind: str) 
     if kind == "bet":
         required = level if level else big_blind
         if put >= required:
-            raise UserError(f"une mise de {put} atteint déjà le montant dû ({required}) : elle n'est pas insuffisante")
+            raise CalculatorError(f"une mise de {put} atteint déjà le montant dû ({required}) : elle n'est pas insuffisante")
         action = (f"Mise insuffisante : le joueur doit compléter pour suivre {level}." if level else
                   f"Ouverture insuffisante : elle est complétée au gros blind, soit {big_blind} au total.")
         out.update(required_total=required, complement=required - put, returned=0, action=action)
         return out
     if put >= target:
-        raise UserError(f"une relance à {put} atteint déjà la relance minimum ({target}) : elle n'est pas insuffisante")
+        raise CalculatorError(f"une relance à {put} atteint déjà la relance minimum ({target}) : elle n'est pas insuffisante")
     if kind == "silent" and put <= level:
-        raise UserError(f"{put} ne dépasse pas le montant à suivre ({level}) : ce n'est pas une relance "
+        raise CalculatorError(f"{put} ne dépasse pas le montant à suivre ({level}) : ce n'est pas une relance "
                         "(c'est une mise insuffisante)")
     if kind == "announced" or put >= half:
         why = ("relance annoncée" if kind == "announced"
@@ -327,7 +327,7 @@ def oversized_chip(chip: int, to_call: int) -> dict:
     amount, the raise is to the chip's value; opening after the flop, the bet is the chip's value."""
     _positive(chip, "la valeur du jeton")
     if chip <= to_call:
-        raise UserError(f"un jeton de {chip} ne dépasse pas le montant à suivre ({to_call}) : ce n'est pas un jeton supérieur")
+        raise CalculatorError(f"un jeton de {chip} ne dépasse pas le montant à suivre ({to_call}) : ce n'est pas un jeton supérieur")
     return {"call": to_call, "change": chip - to_call if to_call else 0, "raise_to": chip, "opening": chip}
 
 
@@ -350,14 +350,14 @@ def split_pots(contributions: list[int], ranks: list[int], unit: int) -> dict:
     of the dealer, so no player receives more than one per pot."""
     _positive(unit, "le plus petit jeton")
     if not contributions:
-        raise UserError("indiquez les jetons engagés par au moins deux joueurs")
+        raise CalculatorError("indiquez les jetons engagés par au moins deux joueurs")
     if len(ranks) != len(contributions):
-        raise UserError(f"il faut un rang par joueur : {len(contributions)} montants engagés mais {len(ranks)} rangs")
+        raise CalculatorError(f"il faut un rang par joueur : {len(contributions)} montants engagés mais {len(ranks)} rangs")
     if not any(r > 0 for r in ranks):
-        raise UserError("au moins un joueur doit être encore en jeu (rang 1 ou plus)")
+        raise CalculatorError("au moins un joueur doit être encore en jeu (rang 1 ou plus)")
     bad = [c for c in contributions if c % unit]
     if bad:
-        raise UserError(f"les montants engagés doivent être des multiples du plus petit jeton ({unit}) : {bad[0]} ne l'est pas")
+        raise CalculatorError(f"les montants engagés doivent être des multiples du plus petit jeton ({unit}) : {bad[0]} ne l'est pas")
     n = len(contributions)
     levels = sorted({c for c in contributions if c > 0})
     pots: list[dict] = []
@@ -370,7 +370,7 @@ def split_pots(contributions: list[int], ranks: list[int], unit: int) -> dict:
         if len(contributors) == 1:  # an uncalled bet: not a pot, it goes back
             returned[contributors[0]] += layer
         elif not eligible:
-            raise UserError("tous les joueurs qui ont engagé le haut du pot sont couchés : vérifiez les rangs")
+            raise CalculatorError("tous les joueurs qui ont engagé le haut du pot sont couchés : vérifiez les rangs")
         elif pots and pots[-1]["eligible"] == eligible:
             pots[-1]["amount"] += layer
         else:
@@ -431,9 +431,9 @@ def _race_inputs(old_chip, new_chip, counts, others):
     _positive(old_chip, "la valeur des jetons retirés")
     _positive(new_chip, "la valeur du jeton de remplacement")
     if new_chip <= old_chip:
-        raise UserError(f"le jeton de remplacement ({new_chip}) doit valoir plus que les jetons retirés ({old_chip})")
+        raise CalculatorError(f"le jeton de remplacement ({new_chip}) doit valoir plus que les jetons retirés ({old_chip})")
     if len(others) != len(counts):
-        raise UserError(f"il faut une valeur d'autres jetons par joueur : {len(counts)} joueurs mais {len(others)} valeurs")
+        raise CalculatorError(f"il faut une valeur d'autres jetons par joueur : {len(counts)} joueurs mais {len(others)} valeurs")
 
 
 @calculator("chip_race_direct", [OLD_CHIP, NEW_CHIP, OLD_COUNTS, OTHER_CHIPS],
@@ -507,9 +507,9 @@ def next_blinds(seats: list[int], old_button: int, old_small: int, old_big: int)
     the dealer posts the small blind, even if he dealt the previous hand too."""
     seats = sorted(set(seats))
     if len(seats) < 2:
-        raise UserError("il faut au moins deux joueurs présents pour le prochain coup")
+        raise CalculatorError("il faut au moins deux joueurs présents pour le prochain coup")
     if min(seats) < 1:
-        raise UserError("les sièges se numérotent à partir de 1")
+        raise CalculatorError("les sièges se numérotent à partir de 1")
     big = _next_seat(seats, old_big)
     if len(seats) == 2:
         dealer = next(s for s in seats if s != big)
@@ -546,7 +546,7 @@ def missed_hands(rounds: int, players: int) -> dict:
     player included (TDA sanctions; club 15-1 « tour de table »)."""
     _positive(rounds, "le nombre de tours")
     if players < 2:
-        raise UserError(f"une table compte au moins deux joueurs (reçu {players})")
+        raise CalculatorError(f"une table compte au moins deux joueurs (reçu {players})")
     hands = rounds * players
     return {"hands": hands, "explanation": f"{rounds} tour(s) × {players} joueurs à la table = {hands} mains"}
 
@@ -556,7 +556,7 @@ def missed_hands(rounds: int, players: int) -> dict:
 def missed_hands_tda(rounds: int, players: int) -> dict:
     """TDA sanctions: an exclusion of 1, 2, 3 or 4 rounds, each as many hands as players at the table."""
     if not 1 <= rounds <= 4:
-        raise UserError(f"l'exclusion temporaire est de 1, 2, 3 ou 4 tours (reçu {rounds})")
+        raise CalculatorError(f"l'exclusion temporaire est de 1, 2, 3 ou 4 tours (reçu {rounds})")
     return missed_hands(rounds, players)
 
 
@@ -569,7 +569,7 @@ def suspension_minutes(minutes: int) -> dict:
     """Club 15-1: a timed suspension is a multiple of 5 or 10 minutes."""
     _positive(minutes, "la durée")
     if minutes % 5:
-        raise UserError(f"une suspension se compte par multiple de 5 ou 10 minutes : {minutes} ne convient pas "
+        raise CalculatorError(f"une suspension se compte par multiple de 5 ou 10 minutes : {minutes} ne convient pas "
                         f"(par exemple {max(5, minutes - minutes % 5)} ou {minutes - minutes % 5 + 5})")
     return {"minutes": minutes, "explanation": f"{minutes} minutes, multiple de 5 : durée valable"}
 
@@ -608,7 +608,7 @@ def limit_all_in(full_bet: int, all_in: int) -> dict:
     _positive(full_bet, "la mise pleine")
     _positive(all_in, "la mise à tapis")
     if all_in >= full_bet:
-        raise UserError(f"une mise à tapis de {all_in} atteint la mise pleine ({full_bet}) : c'est une mise normale")
+        raise CalculatorError(f"une mise à tapis de {all_in} atteint la mise pleine ({full_bet}) : c'est une mise normale")
     reopens = 2 * all_in >= full_bet
     half = full_bet / 2
     half_text = str(int(half)) if half == int(half) else str(half).replace(".", ",")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import Problem
+from .errors import Problem, UserError
 from .load import parse_kb, resolve_root
 
 MAX_EXAMPLES = 3  # gaps or overlaps listed per procedure
@@ -166,20 +166,83 @@ _CITE_TOKEN_RE = re.compile(r"""(?P<q>["']?)(?P<ref>(?:[a-z0-9_-]+:)?[A-Za-z0-9]
 
 def stamp(path=None) -> list[str]:
     """Write or refresh the text hash of every cite in the procedure files, by substitution in the
-    `cites` lines only (comments, order and layout are kept). Returns the files changed."""
+    `cites` lines only (comments, order, layout and line endings are kept). Every file is read and
+    checked before any is written, and each is written atomically. Returns the files changed."""
     from .procedures import text_hash
 
     root = resolve_root(path)
     kb, _ = parse_kb(root)
-    changed = []
+    updates = []
     for book in kb.books:
         for file in sorted((root / book.id / "procedures").glob("*.yaml")):
-            text = file.read_text(encoding="utf-8")
+            name = str(file.relative_to(root.parent))
+            text = _read_procedure(file, name)
             new = _stamp_text(text, lambda ref, b=book.id: _hash_of(kb, b, ref, text_hash))
             if new != text:
-                file.write_text(new, encoding="utf-8")
-                changed.append(str(file.relative_to(root.parent)))
+                _check_writable(file, name)
+                updates.append((file, name, new))
+    changed = []
+    for file, name, new in updates:
+        try:
+            write_atomic(file, new.encode("utf-8"))
+        except OSError as e:
+            done = f" ; déjà écrits : {', '.join(changed)}" if changed else ""
+            raise UserError(f"« {name} » n'a pas pu être réécrit ({e.strerror or e.__class__.__name__}) ; "
+                            f"le fichier est resté tel quel{done}") from None
+        changed.append(name)
     return changed
+
+
+def _read_procedure(file, name: str) -> str:
+    """A procedure file's text exactly as stored (no newline translation), or a French error."""
+    if not file.is_file():
+        raise UserError(f"« {name} » n'est pas un fichier ; une procédure est un fichier YAML "
+                        "(renommez ou retirez ce dossier)")
+    try:
+        data = file.read_bytes()
+    except OSError as e:
+        raise UserError(f"« {name} » est illisible ({e.strerror or e.__class__.__name__})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise UserError(f"« {name} » ligne {line} n'est pas en UTF-8 (octet 0x{data[e.start]:02x}) ; "
+                        "enregistrez le fichier en UTF-8 ; aucune empreinte écrite") from None
+
+
+def _check_writable(file, name: str) -> None:
+    """A read-only procedure is refused before anything is written (even where rename would pass)."""
+    import os
+    import stat
+
+    mode = file.stat().st_mode
+    if not mode & stat.S_IWUSR or not os.access(file, os.W_OK) or not os.access(file.parent, os.W_OK | os.X_OK):
+        raise UserError(f"« {name} » est en lecture seule ; rendez-le modifiable (chmod u+w) puis relancez "
+                        "« ruling check --stamp » ; aucune empreinte écrite")
+
+
+def write_atomic(file, data: bytes) -> None:
+    """Replace `file` with `data` through a temporary file in the same folder and os.replace:
+    a full disk or an interruption leaves the old file whole. The file's mode is kept."""
+    import os
+    import stat
+    import tempfile
+
+    mode = stat.S_IMODE(file.stat().st_mode) if file.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, file)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
 
 
 def _hash_of(kb, book: str, ref: str, text_hash) -> str | None:

@@ -11,7 +11,7 @@ import sys
 import click
 
 from .click_fr import FrenchCommand, FrenchHelpMixin
-from .errors import UserError
+from .errors import RulingError, UserError
 from .journal_cli import journal_command, journal_options, journal_recorder
 
 
@@ -23,7 +23,7 @@ class RulingGroup(FrenchHelpMixin, click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except UserError as e:
+        except RulingError as e:
             click.echo(f"Erreur : {e}", err=True)
             ctx.exit(e.exit_code)
 
@@ -36,10 +36,21 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         return super().resolve_command(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        from .terminal import guarded_output
+
+        # ruling.terminal decides what reaches the terminal (click would strip some styles only).
+        extra.setdefault("color", True)
+        with guarded_output():
+            rv = self._main(args, prog_name, complete_var, **extra)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+    def _main(self, args, prog_name, complete_var, **extra):
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False, **extra)
-        except UserError as e:
+        except RulingError as e:
             click.echo(f"Erreur : {e}", err=True)
             rv = e.exit_code
         except click.ClickException as e:
@@ -50,9 +61,7 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         except click.Abort:
             click.echo("\nInterrompu.", err=True)
             rv = 1
-        if not standalone_mode:
-            return rv
-        sys.exit(rv if isinstance(rv, int) else 0)
+        return rv
 
 
 def _kb(ctx: click.Context):

@@ -11,7 +11,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .errors import UserError
+from .errors import StaleCitationError, UserError, shown
+from .model import MAX_SUGGESTED_NAME
 from .procedures import PLACEHOLDER_RE, Procedure, Question
 
 TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
@@ -31,16 +32,21 @@ def find_procedure(kb, procedure_id: str, book: str | None = None) -> Procedure:
         return hits[0]
     if len(hits) > 1:
         names = ", ".join(f"{p.book}:{p.id}" for p in hits)
-        raise UserError(f"la procédure « {procedure_id} » existe dans plusieurs livres ({names}) ; précisez --book")
+        raise UserError(f"la procédure « {shown(procedure_id)} » existe dans plusieurs livres ({names}) ; précisez --book")
     ids = sorted({p.id for p in kb.procedures if book is None or p.book == book})
     where = f" dans le livre {book}" if book else ""
-    close = difflib.get_close_matches(procedure_id, ids, n=3, cutoff=0.5)
-    msg = f"la procédure « {procedure_id} » n'existe pas{where}"
+    close = _close_matches(procedure_id, ids, n=3, cutoff=0.5)
+    msg = f"la procédure « {shown(procedure_id)} » n'existe pas{where}"
     if close:
         msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
     else:
         msg += " ; listez-les avec « ruling procedures" + (f" --book {book}" if book else "") + " »"
     return _raise(msg)
+
+
+def _close_matches(name: str, known: list[str], n: int, cutoff: float) -> list[str]:
+    """difflib's close matches, none for a name longer than any id (bounded before the work)."""
+    return difflib.get_close_matches(name, known, n=n, cutoff=cutoff) if len(name) <= MAX_SUGGESTED_NAME else []
 
 
 def _raise(msg: str):
@@ -55,6 +61,17 @@ def fold(text: str) -> str:
     return "".join(ch for ch in text if not unicodedata.combining(ch))
 
 
+#: Largest amount read: 12 digits is far beyond any chip count, and bounds every computation.
+MAX_AMOUNT_DIGITS = 12
+#: Most amounts in one answer (a bet per raise, a stack per player).
+MAX_AMOUNTS = 1000
+#: Longest typed answer looked at: anything longer is refused before any parsing.
+MAX_ANSWER_CHARS = MAX_AMOUNTS * (MAX_AMOUNT_DIGITS + 6)
+# Thousands separators: space, no-break space, narrow no-break space (« 2 500 », « 12 000 »).
+_THOUSANDS = "[ \u00a0\u202f]"
+_GROUPED_RE = re.compile(rf"\d{{1,3}}(?:{_THOUSANDS}\d{{3}})+")
+
+
 def expected(question: Question) -> str:
     """What a valid answer looks like, in French."""
     if question.type == "bool":
@@ -62,11 +79,12 @@ def expected(question: Question) -> str:
     if question.type == "choice":
         return f"un numéro de 1 à {len(question.choices)} ou l'une de : " + ", ".join(question.choices)
     if question.type == "amount":
-        return "un nombre entier de jetons ≥ 0"
-    return "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)"
+        return f"un nombre entier de jetons ≥ 0 ({MAX_AMOUNT_DIGITS} chiffres au plus, ex. 2 500)"
+    return f"une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 2 500 ; {MAX_AMOUNTS} au plus)"
 
 
-def _whole(text, question: Question) -> int:
+def _whole(text) -> int:
+    """A count of chips: an int, or digits written plainly or in groups of three (« 2 500 »)."""
     if isinstance(text, bool):
         raise ValueError
     if isinstance(text, int):
@@ -74,18 +92,38 @@ def _whole(text, question: Question) -> int:
     elif isinstance(text, float) and text.is_integer():
         value = int(text)
     else:
-        cleaned = re.sub(r"[\s_\u00a0\u202f]", "", str(text))
-        if not re.fullmatch(r"\+?\d+", cleaned):
+        digits = str(text).strip().replace("_", "")
+        digits = digits[1:] if digits.startswith("+") else digits
+        if _GROUPED_RE.fullmatch(digits):
+            digits = re.sub(_THOUSANDS, "", digits)
+        elif not re.fullmatch(r"\d+", digits):
             raise ValueError
-        value = int(cleaned)
-    if value < 0:
+        if len(digits.lstrip("0")) > MAX_AMOUNT_DIGITS:
+            raise ValueError
+        value = int(digits)
+    if value < 0 or value >= 10 ** MAX_AMOUNT_DIGITS:
         raise ValueError
     return value
+
+
+def _amount_items(text: str) -> list[str]:
+    """« 100, 200 », « 1 000; 2 500 » or « 100 50 »: commas (or semicolons) separate the amounts;
+    without them, a number in groups of three (« 2 500 ») is one amount, other spaces separate."""
+    text = text.strip().strip("[]").strip()
+    if not text:
+        return []
+    if re.search(r"[,;]", text):
+        return [t for t in re.split(r"[,;]", text) if t.strip()]
+    if _GROUPED_RE.fullmatch(text):
+        return [text]
+    return text.split()
 
 
 def parse_answer(question: Question, raw):
     """Turn a typed or YAML answer into the question's value, or raise UserError saying what is expected."""
     try:
+        if isinstance(raw, str) and len(raw) > MAX_ANSWER_CHARS:
+            raise ValueError  # bounded before any parsing
         if question.type == "bool":
             if isinstance(raw, bool):
                 return raw
@@ -102,22 +140,18 @@ def parse_answer(question: Question, raw):
             for key in question.choices:
                 if fold(key) == word:
                     return key
-            if word.isdigit() and 1 <= int(word) <= len(question.choices):
+            if word.isdigit() and len(word) < 6 and 1 <= int(word) <= len(question.choices):
                 return list(question.choices)[int(word) - 1]
             raise ValueError
         if question.type == "amount":
-            return _whole(raw, question)
-        if isinstance(raw, (list, tuple)):
-            items = list(raw)
-        else:
-            text = str(raw).strip().strip("[]")
-            # "100, 200" or "100 200"; with commas, spaces are thousands separators ("1 000, 2 500")
-            separators = r"[,;]" if re.search(r"[,;]", text) else r"\s+"
-            items = [t for t in re.split(separators, text) if t.strip()] if text else []
-        return [_whole(i, question) for i in items]
+            return _whole(raw)
+        items = list(raw) if isinstance(raw, (list, tuple)) else _amount_items(str(raw))
+        if len(items) > MAX_AMOUNTS:
+            raise ValueError
+        return [_whole(i) for i in items]
     except (ValueError, TypeError):
-        shown = raw if not isinstance(raw, bool) else ("true" if raw else "false")
-        raise UserError(f"réponse « {shown} » invalide pour la question « {question.id} » ({question.text}) ; "
+        typed = raw if not isinstance(raw, bool) else ("true" if raw else "false")
+        raise UserError(f"réponse « {shown(typed)} » invalide pour la question « {question.id} » ({question.text}) ; "
                         f"attendu {expected(question)}") from None
 
 
@@ -204,9 +238,9 @@ def normalise_answers(procedure: Procedure, answers: dict, profile: dict | None 
                     continue  # a profile answering another book's context question
                 known = [q.id for q in procedure.used_questions()]
                 what = "le profil répond à" if not strict else "la réponse porte sur"
-                close = difflib.get_close_matches(qid, known, n=2, cutoff=0.5)
+                close = _close_matches(qid, known, n=2, cutoff=0.5)
                 hint = (" ; vouliez-vous " + " ou ".join(close) + " ?") if close else ""
-                _raise(f"{what} une question inconnue de la procédure {procedure.id} : « {qid} »{hint} ; "
+                _raise(f"{what} une question inconnue de la procédure {procedure.id} : « {shown(qid)} »{hint} ; "
                        f"questions : {', '.join(known) or '(aucune)'}")
             values[qid] = parse_answer(question, raw)
     return values
@@ -255,7 +289,7 @@ def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
     if stale:  # never rule on a text the procedure's author did not read
-        raise UserError(f"décision refusée : {stale[0]}")
+        raise StaleCitationError(f"décision refusée : {stale[0]}")
     text = render(rule.decision, figures)
     citations = [kb.find(c.citation) for c in rule.cites]
     return Decision(procedure, used, rule=rule, decision=text, figures=figures,
@@ -385,14 +419,14 @@ def compare(kb, situation: str, answers: dict | None = None) -> Comparison:
     procs = [p for p in kb.procedures if p.situation == situation]
     if not procs:
         known = sorted({p.situation for p in kb.procedures})
-        close = difflib.get_close_matches(situation, known, n=3, cutoff=0.5)
+        close = _close_matches(situation, known, n=3, cutoff=0.5)
         hint = (" ; vouliez-vous " + " ou ".join(close) + " ?") if close else " ; listez-les avec « ruling procedures »"
-        _raise(f"la situation « {situation} » n'existe dans aucun livre{hint}")
+        _raise(f"la situation « {shown(situation)} » n'existe dans aucun livre{hint}")
     if answers:
         unknown = [k for k in answers if all(p.question(k) is None for p in procs)]
         if unknown:
             known_q = sorted({q.id for p in procs for q in p.used_questions()})
-            _raise(f"question « {unknown[0]} » inconnue pour la situation {situation} ; questions : {', '.join(known_q)}")
+            _raise(f"question « {shown(unknown[0])} » inconnue pour la situation {situation} ; questions : {', '.join(known_q)}")
         label = ", ".join(f"{k}={v}" for k, v in answers.items())
         return Comparison(situation, procs, [CompareRow(dict(answers), label, {p.book: _decide_subset(kb, p, answers)
                                                                               for p in procs})])

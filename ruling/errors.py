@@ -1,17 +1,32 @@
-"""The two errors a user can meet: a wrong request, and a broken knowledge base.
+"""The errors a user can meet: a wrong request, a broken knowledge base, a refused decision.
 
-Both carry French text meant to be printed as is; the CLI turns them into one line
-(or one line per problem) and exit status 2, never a traceback.
+All carry French text meant to be printed as is and an `exit_code`; the CLI turns them into one
+line (or one line per problem) and that exit status, never a traceback. The questionnaire tells
+them apart: a calculator refusal re-asks the amounts, a stale citation ends the questionnaire.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 
-class UserError(Exception):
-    """A request that cannot be served: unknown clause, bad answer, odd option."""
+class RulingError(Exception):
+    """Every error `ruling` reports to a user: a French message and the exit status to end with."""
 
     exit_code = 2
+
+
+class UserError(RulingError):
+    """A request that cannot be served: unknown clause, bad answer, odd option."""
+
+
+class CalculatorError(UserError):
+    """A calculator refuses the amounts it was given (bets that do not increase, a rank missing…):
+    other amounts can still give a decision."""
+
+
+class StaleCitationError(UserError):
+    """A decision cites a clause whose text changed since the procedure was written: no amount can
+    fix that; someone must reread the decision and run `ruling check --stamp`."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +54,17 @@ class KnowledgeBaseError(UserError):
         super().__init__(f"base de règles invalide : {first}{more}")
 
 
-def shown(text: str) -> str:
-    """`text` fit to print in a message: control characters escaped (\\x00), the rest as typed."""
+#: Longest user text quoted whole in a message; a longer one is cut and its length given.
+SHOWN_CHARS = 60
+
+
+def shown(text, limit: int = SHOWN_CHARS) -> str:
+    """`text` fit to quote in a message: control characters escaped (\\x00), a text longer than
+    `limit` cut with its length (a 100,000-character argument is not printed back whole)."""
     text = str(text)
-    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+    cut = len(text) > limit
+    head = text[:limit] if cut else text
+    if not head.isprintable():  # only the unprintable characters escaped: « règle\x00 », not « r\xe8gle »
+        head = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in head)
+    return f"{head}… ({len(text):,} caractères)".replace(",", "\u202f") if cut else head
+

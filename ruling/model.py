@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import UserError
+from .errors import UserError, shown
 
 CITATION_RE = re.compile(r"^(?:(?P<book>[a-z0-9_-]+)(?:@(?P<rev>[A-Za-z0-9_.-]+))?:)?(?P<id>[^\s:@]+)$")
 
@@ -132,7 +132,7 @@ class Book:
             if rev.id == rev_id:
                 return rev
         known = ", ".join(r.id for r in self.revisions)
-        raise UserError(f"la révision « {rev_id} » du livre {self.id} n'existe pas ; révisions connues : {known}")
+        raise UserError(f"la révision « {shown(rev_id)} » du livre {self.id} n'existe pas ; révisions connues : {known}")
 
     def previous(self, rev_id: str | None = None) -> Revision | None:
         """The revision before `rev_id` (before the current one by default)."""
@@ -203,7 +203,7 @@ class KnowledgeBase:
         citation = citation.strip()
         m = CITATION_RE.match(citation)
         if not m:
-            raise UserError(f"« {citation} » n'est pas une citation ; attendu par exemple club:9-13 ou 9-13")
+            raise UserError(f"« {shown(citation)} » n'est pas une citation ; attendu par exemple club:9-13 ou 9-13")
         book_id, rev_id, clause_id = m.group("book") or book, m.group("rev"), m.group("id")
         if book_id is None:
             hits = [c for c in self._clauses.values() if c.current and c.id == clause_id]
@@ -211,7 +211,7 @@ class KnowledgeBase:
                 return hits[0]
             if len(hits) > 1:
                 names = ", ".join(c.citation for c in hits)
-                raise UserError(f"« {clause_id} » existe dans plusieurs livres : {names} ; précisez le livre")
+                raise UserError(f"« {shown(clause_id)} » existe dans plusieurs livres : {names} ; précisez le livre")
             raise UserError(_unknown("la règle", clause_id, [c.id for c in self.clauses()]))
         bk = self.book(book_id)
         rev = bk.revision(rev_id)
@@ -258,7 +258,7 @@ class KnowledgeBase:
 def _unknown(what: str, name: str, candidates: list[str]) -> str:
     """`9-31 n'existe pas ; vouliez-vous 9-13 ?` with the closest existing names."""
     close = closest(name, candidates)
-    msg = f"{what} « {name} » n'existe pas"
+    msg = f"{what} « {shown(name)} » n'existe pas"
     if close:
         msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
     elif candidates and len(candidates) <= 10:
@@ -266,12 +266,21 @@ def _unknown(what: str, name: str, candidates: list[str]) -> str:
     return msg[0].upper() + msg[1:]
 
 
+#: Names longer than this get no suggestion: no id is that long, and the distance is quadratic.
+MAX_SUGGESTED_NAME = 64
+
+
 def closest(name: str, candidates: list[str], n: int = 3) -> list[str]:
     """The candidates nearest to `name`: fewest edits (a swap of two neighbours is one edit),
-    then same letters in another order (9-31 -> 9-13), then similar length."""
+    then same letters in another order (9-31 -> 9-13), then similar length. A candidate whose
+    length differs by more than the edits allowed is skipped before any distance is computed."""
+    if len(name) > MAX_SUGGESTED_NAME:
+        return []
     limit = max(1, len(name) // 3)
     scored = []
     for cand in set(candidates):
+        if abs(len(cand) - len(name)) > limit:
+            continue
         d = edit_distance(name.lower(), cand.lower())
         if d <= limit:
             scored.append((d, sorted(name) != sorted(cand), abs(len(cand) - len(name)), cand))

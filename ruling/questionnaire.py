@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from .engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
-from .errors import UserError, shown
+from .errors import CalculatorError, UserError, shown
+from .terminal import visible
 
 STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
               "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
@@ -235,7 +236,9 @@ class Quit(Exception):
 
 def _prompt(text: str, default=None) -> str:
     try:
-        return click.prompt(text, default=default, show_default=bool(default), type=str)
+        # The prompt goes to readline, not through ruling.terminal's guarded stdout.
+        return click.prompt(visible(text), default=default and visible(default),
+                            show_default=bool(default), type=str)
     except (click.Abort, EOFError, KeyboardInterrupt):
         raise Quit from None
 
@@ -250,7 +253,7 @@ def choose_situation(kb, words: str, book: str | None) -> object:
                 raise Quit
         matches = find_situations(kb, words, book)
         if not matches:
-            click.echo(f"Aucune situation ne correspond à « {words} » ; essayez d'autres mots (ex. flop, relance, tapis).")
+            click.echo(f"Aucune situation ne correspond à « {shown(words)} » ; essayez d'autres mots (ex. flop, relance, tapis).")
             words, first = "", False
             continue
         click.echo("Situations possibles :")
@@ -309,7 +312,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         while True:
             try:
                 decision = decide_procedure(kb, proc, values)
-            except UserError as e:  # the calculator refuses the amounts: ask them again
+            except CalculatorError as e:  # the calculator refuses the amounts: ask them again
                 click.echo(f"{e} ; reprenons les montants.")
                 values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
                 continue

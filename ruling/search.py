@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
-from .errors import UserError
+from .errors import UserError, shown
 
 INDEX_FORMAT = "9"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
@@ -1276,7 +1276,7 @@ def result_text(result: SearchResult, color: bool = False) -> str:
         return click.style(text, **style) if color else text
 
     if not result.hits:
-        line = f"Aucun résultat pour « {result.query.strip()} »."
+        line = f"Aucun résultat pour « {shown(result.query.strip())} »."
         if result.suggestion:
             line += f" Vouliez-vous dire « {result.suggestion} » ?"
         return line

@@ -138,3 +138,45 @@ def test_ten_situations_give_the_cited_ruling(kb, run, book, procedure, words):
         assert clause.citation in result.output
         assert clause.full_text.split()[0] in result.output
     assert f"Pour rejouer : ruling decide {procedure} --book {book}" in result.output
+
+
+def _change_text(kb_copy, rel: str, old: str, new: str) -> None:
+    path = kb_copy / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_stale_citation_ends_the_questionnaire_once(run, kb_copy):
+    """A decision citing a changed text is refused once, exit 2: no loop re-asking amounts."""
+    _change_text(kb_copy, "club/02-donne.yaml", "flop à 4 cartes est remélangé et redonné", "flop à 4 cartes est remélangé puis redonné")
+    result = run("ask", "flop", "quatre", "cartes", "--book", "club", input="1\n3\no\n", kb_path=kb_copy)
+    assert result.exit_code == 2, result.output
+    assert result.output.count("décision refusée") == 1
+    assert "le texte de club:2-7 a changé" in result.output
+    assert "reprenons les montants" not in result.output
+
+
+def test_stale_citation_after_amounts_is_not_asked_again(run, kb_copy):
+    _change_text(kb_copy, "club/09-actions-et-les-relances.yaml", "suivit à 30", "suivi à 30")
+    typed = "relance minimum tapis\n1\n1\n2\n\n200, 290\n" + "100\n200, 290\n" * 3
+    result = run("ask", "--book", "club", input=typed, kb_path=kb_copy)
+    assert result.exit_code == 2, result.output
+    assert "le texte de club:9-7 a changé" in result.output
+    assert "reprenons les montants" not in result.output
+    assert result.output.count("Montants séparés par des virgules") == 1
+
+
+def test_refusals_have_their_own_error_classes(kb, kb_copy):
+    from ruling.errors import CalculatorError, KnowledgeBaseError, RulingError, StaleCitationError, UserError
+    from ruling.load import load_kb
+
+    for cls in (UserError, CalculatorError, StaleCitationError, KnowledgeBaseError):
+        assert issubclass(cls, RulingError) and cls.exit_code == 2
+    with pytest.raises(CalculatorError, match="doivent croître"):
+        decide(kb, "club", "relance-minimum", {"demande": "minimum", "tour": "apres-flop", "grosse-blind": 100,
+                                               "mises": [300, 200]})
+    _change_text(kb_copy, "club/02-donne.yaml", "flop à 4 cartes est remélangé et redonné",
+                 "flop à 4 cartes est remélangé puis redonné")
+    with pytest.raises(StaleCitationError, match="le texte de club:2-7 a changé"):
+        decide(load_kb(kb_copy), "club", "flop-irregulier", {"defaut": "quatre-cartes", "ordre-connu": False})

@@ -19,12 +19,27 @@ HOME_MARKERS = {
 }
 
 
-def load_site():
-    """(SitePages, knowledge-base root) for `RULING_KB` or the checkout's rulebook."""
-    from ..load import load_kb, resolve_root
+def site_root(config_file=None):
+    """The rulebook a site shows: `RULING_KB`, else the `rulebook/` beside the mkdocs.yml being
+    built (a copy of the repository previews its own text), else ruling's default one."""
+    import os
+    from pathlib import Path
+
+    from ..load import resolve_root
+
+    if not os.environ.get("RULING_KB") and config_file:
+        beside = Path(config_file).resolve().parent / "rulebook"
+        if beside.is_dir():
+            return resolve_root(beside)
+    return resolve_root(None)
+
+
+def load_site(config_file=None):
+    """(SitePages, knowledge-base root) for the rulebook `site_root` chooses."""
+    from ..load import load_kb
     from .pages import SitePages
 
-    root = resolve_root(None)
+    root = site_root(config_file)
     return SitePages(load_kb(root)), root
 
 

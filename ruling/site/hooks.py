@@ -1,8 +1,8 @@
 """mkdocs hook: builds the site's generated pages from `rulebook/` at build time.
 
 Named in mkdocs.yml (`hooks:`), so `mkdocs build` and `mkdocs serve` work from the YAML alone
-and nothing generated is committed. The knowledge base is the one `ruling` uses: `RULING_KB`,
-else the checkout's `rulebook/`.
+and nothing generated is committed. The knowledge base is `RULING_KB`, else the `rulebook/`
+beside the mkdocs.yml being built (a copy of the repository builds its own text).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ _state: dict = {}
 def on_config(config):
     """Load the knowledge base, render every page, and give the site its navigation."""
     try:
-        site, root = load_site()
+        site, root = load_site(config.config_file_path)
         site.event_logs = read_event_logs(posixpath.join(config["docs_dir"], "journaux"))
     except Exception as e:  # a broken knowledge base: one readable line, not a traceback
         raise PluginError(f"site non construit : {e}") from None
@@ -65,12 +65,27 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_post_page(output, page, config):
-    """Load the bundled Mermaid only on the pages that draw a flowchart."""
+    """Keep the page's <title> text, and load the bundled Mermaid only on the pages that draw a flowchart."""
+    output = _escaped_title(output, page, config)
     if 'class="mermaid"' not in output:
         return output
     folder = page.url if page.url.endswith("/") else posixpath.dirname(page.url)
     src = posixpath.relpath(MERMAID_SCRIPT, folder.rstrip("/") or ".")
     return output.replace("</body>", f'<script src="{src}"></script>\n</body>', 1)
+
+
+def _escaped_title(output: str, page, config) -> str:
+    """The theme writes `page.title | striptags` into <title>, and striptags turns the escaped
+    `&#60;` of a rulebook title back into `<` (a `</title>` would end the element): write it escaped."""
+    if not page.title or page.is_homepage:
+        return output
+    from html import escape
+
+    from markupsafe import Markup
+
+    text = Markup(str(page.title)).striptags()
+    written = f"<title>{text} - {config.site_name}</title>"
+    return output.replace(written, f"<title>{escape(text)} - {escape(config.site_name)}</title>", 1)
 
 
 def _replace(files, file: File) -> None:

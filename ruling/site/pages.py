@@ -450,22 +450,27 @@ class SitePages:
 
     # -- navigation ----------------------------------------------------------------------------------
     def nav(self) -> list:
-        """The mkdocs `nav`: home, questionnaire, books by chapter, procedures, reference pages."""
+        """The mkdocs `nav`: home, questionnaire, books by chapter, procedures, reference pages.
+
+        The theme writes nav titles into HTML as they are: each is HTML-escaped here (`_nav_title`)."""
+        title = _nav_title
+
         books = ["livres/index.md"]
         for book in self.kb.books:
             entries: list = [paths.book_index(book.id)]
             for ch in book.current.chapters:
-                entries.append({self.chapter_heading(ch): paths.chapter_page(book, book.current, ch)})
+                entries.append({title(self.chapter_heading(ch)): paths.chapter_page(book, book.current, ch)})
             for rev in book.revisions[:-1]:
                 old = [paths.book_index(book.id, rev.id)]
-                old += [{self.chapter_heading(ch): paths.chapter_page(book, rev, ch)} for ch in rev.chapters]
-                entries.append({self.revision_label(book, rev): old})
-            books.append({book.title: entries})
+                old += [{title(self.chapter_heading(ch)): paths.chapter_page(book, rev, ch)} for ch in rev.chapters]
+                entries.append({title(self.revision_label(book, rev)): old})
+            books.append({title(book.title): entries})
         procs: list = ["procedures/index.md"]
         for book in self.kb.books:
-            mine = [{p["title"]: paths.procedure_page(p["book"], p["id"])} for p in self.procedures if p["book"] == book.id]
+            mine = [{title(p["title"]): paths.procedure_page(p["book"], p["id"])}
+                    for p in self.procedures if p["book"] == book.id]
             if mine:
-                procs.append({book.title: mine})
+                procs.append({title(book.title): mine})
         return [
             {"Accueil": "index.md"},
             {"Questionnaire": "questionnaire.md"},
@@ -476,6 +481,16 @@ class SitePages:
             {"Glossaire": "glossaire.md"},
             {"Documents": "documents.md"},
         ]
+
+
+def _nav_title(text: str):
+    """A nav title escaped for HTML text and double-quoted attributes, as `Markup` so that the
+    theme's own `| e` (in aria-label) does not escape it twice; apostrophes stay as typed."""
+    from html import escape
+
+    from markupsafe import Markup
+
+    return Markup(escape(text, quote=False).replace('"', "&quot;"))
 
 
 def _sort_key(term: str) -> str:
