@@ -55,7 +55,7 @@ class KnowledgeBaseError(UserError):
 
 
 #: Longest user text quoted whole in a message; a longer one is cut and its length given.
-SHOWN_CHARS = 60
+SHOWN_CHARS = 160  # a path or a long name still shows whole; a pasted page does not
 
 
 def shown(text, limit: int = SHOWN_CHARS) -> str:
