@@ -4,14 +4,13 @@
 (`take_snapshot`: regular files only, bounded, hidden and editor files skipped, symlinked
 folders followed once) and hashes those bytes; the parsed base is then taken from the user
 cache when that hash was seen before, and otherwise parsed *from the same bytes*, validated
-(JSON Schema + cross-checks) and cached as JSON. So what is cached under a hash is always
-what was hashed, and an edit is always seen. A broken base raises `KnowledgeBaseError`
+(JSON Schema + cross-checks) and cached as plain data (`ruling.plain`, never a pickle). So
+what is cached under a hash is always what was hashed, and an edit is always seen. A broken base raises `KnowledgeBaseError`
 listing each problem with file and line. A cache hit imports neither yaml nor jsonschema.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import posixpath
 import re
@@ -204,13 +203,12 @@ def base_digest(root: Path) -> str:
 
 def _read_cache(path: Path, root: Path) -> KnowledgeBase | None:
     """The cached base, or None when missing, damaged, foreign, or of another shape (then rebuilt)."""
+    from . import plain
+
     try:
         if not trusted_entry(path):
             return None
-        data = json.loads(path.read_bytes())
-        from .plain import from_plain
-
-        kb = from_plain(data, str(root))
+        kb = plain.loads(path.read_bytes(), str(root))
     except Exception:  # missing, truncated, garbage, or from another version: rebuild
         return None
     touch(path)
@@ -222,7 +220,7 @@ def load_kb(path: str | os.PathLike | None = None, use_cache: bool = True) -> Kn
     root = resolve_root(path)
     snap = take_snapshot(root)
     folder = usable_cache_dir() if use_cache else None
-    cache_file = folder / f"kb-{snap.digest}.json" if folder else None
+    cache_file = folder / f"kb-{snap.digest}.marshal" if folder else None
     if cache_file is not None:
         kb = _read_cache(cache_file, root)
         if kb is not None and kb.digest == snap.digest:
@@ -233,9 +231,9 @@ def load_kb(path: str | os.PathLike | None = None, use_cache: bool = True) -> Kn
         raise KnowledgeBaseError(problems)
     kb.digest = snap.digest
     if cache_file is not None:
-        from .plain import to_plain
+        from . import plain
 
-        if write_atomically(cache_file, json.dumps(to_plain(kb), ensure_ascii=False).encode("utf-8")):
+        if write_atomically(cache_file, plain.dumps(kb)):
             prune(folder)
     return kb
 

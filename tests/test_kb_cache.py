@@ -13,6 +13,7 @@ import time
 import pytest
 
 from conftest import ROOT, RULEBOOK
+from ruling import plain
 from ruling.cache import KEEP_NEWEST, prune
 from ruling.load import cache_dir, load_kb, take_snapshot
 
@@ -26,7 +27,7 @@ def fresh_cache(tmp_path, monkeypatch):
 
 
 def cache_file(root=RULEBOOK):
-    return cache_dir() / f"kb-{take_snapshot(root).digest}.json"
+    return cache_dir() / f"kb-{take_snapshot(root).digest}.marshal"
 
 
 def cli(args, cache_home, cwd=ROOT, kb=None):
@@ -47,10 +48,13 @@ def test_first_load_writes_the_cache_and_second_reads_it(fresh_cache):
     assert again.glossary == kb.glossary
 
 
-def test_the_cache_is_json_in_a_private_folder(fresh_cache):
+def test_the_cache_is_plain_data_in_a_private_folder(fresh_cache):
+    import marshal
+
     load_kb(RULEBOOK)
-    data = json.loads(cache_file().read_bytes())  # plain data: reading it runs nothing
-    assert data["digest"] == take_snapshot(RULEBOOK).digest
+    data = marshal.loads(cache_file().read_bytes())  # tuples, lists, strings: reading it runs nothing
+    assert data[0] == "ruling-kb" and data[2] == take_snapshot(RULEBOOK).digest
+    assert not cache_file().read_bytes().startswith(b"\x80")  # not a pickle
     assert stat.S_IMODE(os.stat(fresh_cache).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(cache_file()).st_mode) == 0o600
 
@@ -63,19 +67,23 @@ def test_an_existing_cache_folder_of_ours_is_made_private(fresh_cache):
     assert cache_file().is_file()
 
 
-@pytest.mark.parametrize("damage", [b"", b"garbage\x00\xff not json", "truncate", b'{"books": 3}'])
+@pytest.mark.parametrize("damage", [b"", b"garbage\x00\xff not marshal", "truncate", "other-shape"])
 def test_damaged_cache_is_rebuilt(fresh_cache, damage):
     load_kb(RULEBOOK)
     path = cache_file()
     if damage == "truncate":
         data = path.read_bytes()
         path.write_bytes(data[: len(data) // 2])
+    elif damage == "other-shape":
+        import marshal
+
+        path.write_bytes(marshal.dumps(("ruling-kb", "Clause:id", "0" * 32, [], [], [])))
     else:
         path.write_bytes(damage)
     kb = load_kb(RULEBOOK)
     assert kb.clause("club:9-7").text.endswith("relance minimum 130 (total).")
     assert load_kb(RULEBOOK).clause("club:9-7").id == "9-7"  # repaired: readable again
-    assert json.loads(path.read_bytes())["digest"] == kb.digest
+    assert plain.loads(path.read_bytes(), "").digest == kb.digest
 
 
 def test_leftover_temporary_file_from_a_killed_process_is_harmless(fresh_cache):
@@ -168,9 +176,8 @@ def test_sixteen_cold_processes_while_an_editor_saves_never_poison_the_cache(tmp
         result = cli(["--kb", str(kb_copy), "show", "club:1-2", "--json"], cache_home)
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout)["text"] == expected
-    for entry in (cache_home / "ruling").glob("kb-*.json"):  # every entry holds the text of its key
-        data = json.loads(entry.read_bytes())
-        assert entry.name == f"kb-{data['digest']}.json"
+    for entry in (cache_home / "ruling").glob("kb-*.marshal"):  # every entry holds the text of its key
+        assert entry.name == f"kb-{plain.loads(entry.read_bytes(), '').digest}.marshal"
 
 
 def _twin_bases(tmp_path, texts):
@@ -243,9 +250,9 @@ def _plant(folder, marker, tmp_path):
     finally:
         os.environ["XDG_CACHE_HOME"] = env_cache
         search._OPEN.clear()
-    poisoned = json.loads((honest / "ruling" / f"kb-{digest}.json").read_text(encoding="utf-8"))
-    text = json.dumps(poisoned, ensure_ascii=False).replace(CLAUSE_1_2, "TEXTE EMPOISONNÉ")
-    (folder / f"kb-{digest}.json").write_text(text, encoding="utf-8")
+    poisoned = plain.loads((honest / "ruling" / f"kb-{digest}.marshal").read_bytes(), "")
+    poisoned.clause("club:1-2").text = "TEXTE EMPOISONNÉ"
+    (folder / f"kb-{digest}.marshal").write_bytes(plain.dumps(poisoned))
     (folder / f"kb-{digest}.pickle").write_bytes(pickle.dumps(_Payload(marker)))
     index = folder / f"index-{digest}"
     shutil.copytree(honest / "ruling" / f"index-{digest}", index)
@@ -304,7 +311,7 @@ def test_a_planted_cache_runs_nothing_and_serves_nothing(tmp_path, hostile):
         assert result.stderr == (f"Avertissement : cache « {folder} » refusé : {reason} ; le cache reste en mémoire "
                                  "pour cette commande (supprimez ce dossier, ou choisissez un autre XDG_CACHE_HOME)\n")
     assert CLAUSE_1_2 in cli(["show", "club:1-2"], home).stdout
-    assert sorted(p.name for p in folder.iterdir()) == sorted([index.name, f"kb-{index.name[6:]}.json",
+    assert sorted(p.name for p in folder.iterdir()) == sorted([index.name, f"kb-{index.name[6:]}.marshal",
                                                                f"kb-{index.name[6:]}.pickle"])  # nothing written
 
 
@@ -314,7 +321,7 @@ def test_a_planted_index_in_our_own_folder_is_not_opened_when_others_could_write
     index = _plant(fresh_cache, marker, tmp_path)
     os.chmod(fresh_cache, 0o700)
     os.chmod(index, 0o777)
-    (fresh_cache / index.name.replace("index-", "kb-") ).with_suffix(".json").unlink()
+    (fresh_cache / f"kb-{index.name[6:]}.marshal").unlink()
     result = cli(["search", "carte brulee", "--json"], fresh_cache.parent)
     assert result.returncode == 0, result.stderr
     assert not marker.exists()
@@ -334,11 +341,11 @@ def test_prune_keeps_the_recent_entries_and_removes_what_no_base_uses(fresh_cach
     day = 24 * 3600
     old_kb = []
     for n in range(KEEP_NEWEST + 3):
-        entry = fresh_cache / f"kb-{n:032x}.json"
+        entry = fresh_cache / f"kb-{n:032x}.marshal"
         entry.write_text("{}")
         _aged(entry, 2 * day + n)  # kb-0 newest
         old_kb.append(entry.name)
-    recent = fresh_cache / f"kb-{'f' * 32}.json"
+    recent = fresh_cache / f"kb-{'f' * 32}.marshal"
     recent.write_text("{}")
     _aged(recent, 3600)
     stale_build = fresh_cache / ".index-abc.x1y2"
