@@ -71,12 +71,12 @@ def test_a_folder_symlink_loop_is_walked_once(run, kb_copy):
                               "(boucle de liens symboliques ?) ; ignoré")
 
 
-@pytest.mark.parametrize("name", [".#09-actions-et-les-relances.yaml", "#09-x.yaml#", "09-x.yaml~", ".09-x.yaml.swp"])
-def test_editor_lock_and_backup_files_are_ignored(run, kb_copy, name):
+@pytest.mark.parametrize("name", [".#09-actions-et-les-relances.yaml", ".09-brouillon.yaml", "#09-x.yaml"])
+def test_editor_lock_and_hidden_files_are_ignored(run, kb_copy, name):
     lock = kb_copy / "club" / name
     if name.startswith(".#"):  # emacs: a dangling symlink to user@host.pid
         lock.symlink_to("root@machine.4242")
-    else:
+    else:  # a hidden draft, an editor's autosave
         lock.write_text("clauses: [à moitié écrit", encoding="utf-8")
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 0, result.output
