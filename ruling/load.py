@@ -314,11 +314,13 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
     books: list[Book] = []
     seen_books: dict[str, str] = {}
     book_files = sorted(rel for rel in snap.files if rel.count("/") == 1 and rel.endswith("/book.yaml"))
+    unloaded: set[str] = set()  # books with a file that did not load: refs into them are not checked
     for book_rel in book_files:
         doc = read_yaml(snap, book_rel, problems)
         if doc is None or not schemas.validate("book", doc, problems):
+            unloaded.add(posixpath.dirname(book_rel))
             continue
-        book = _build_book(doc, snap, schemas, problems)
+        book = _build_book(doc, snap, schemas, problems, unloaded)
         if book.id in seen_books:
             problems.append(Problem(doc.display, doc.line("id"),
                                     f"le livre « {book.id} » est déjà défini dans {seen_books[book.id]} ; "
@@ -334,10 +336,12 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
         if doc is not None and schemas.validate("glossary", doc, problems):
             glossary = doc.data["terms"]
     clauses_only = KnowledgeBase(books, glossary=glossary, root=str(root))
-    _check_refs(clauses_only, problems)
+    _check_refs(clauses_only, problems, unloaded)
     from .procedures import load_procedures
 
-    procedures = load_procedures(clauses_only, snap, schemas, problems)  # cites resolve against the clauses
+    # cites resolve against the clauses; a cite into a book whose file did not load is not
+    # reported (the file's own problem is the cause)
+    procedures = load_procedures(clauses_only, snap, schemas, problems, unloaded)
     kb = KnowledgeBase(books, procedures, glossary, str(root))
     return kb, problems
 
@@ -375,7 +379,8 @@ def _named_path(doc: YamlDoc, snap: Snapshot, book_rel: str, name: str, keys: tu
     return rel
 
 
-def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[Problem]) -> Book:
+def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[Problem],
+                unloaded: set[str]) -> Book:
     data = doc.data
     book_dir = doc.path.parent
     book_rel = book_dir.name  # book files are <base>/<book>/book.yaml
@@ -411,6 +416,7 @@ def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[P
                 continue
             cdoc = read_yaml(snap, chapter_rel, problems)
             if cdoc is None or not schemas.validate("chapter", cdoc, problems):
+                unloaded.add(data["id"])
                 continue
             chapter = build_chapter(cdoc, data, rev, current)
             if chapter.id in chapters_seen:
@@ -458,8 +464,10 @@ def _check_unique_ids(rev: Revision, problems: list[Problem]) -> None:
             problems.append(Problem(c.file, c.line, f"la règle « {c.id} » est vide sans note qui l'explique"))
 
 
-def _check_refs(kb: KnowledgeBase, problems: list[Problem]) -> None:
+def _check_refs(kb: KnowledgeBase, problems: list[Problem], unloaded: set[str] = frozenset()) -> None:
     for book in kb.books:
+        if book.id in unloaded:  # a ref may point into the chapter that did not load
+            continue
         for rev in book.revisions:
             ids = {c.id for c in rev.clauses()}
             for c in rev.clauses():

@@ -222,8 +222,10 @@ def load_context(snap, book_id: str, schemas, problems: list[Problem]) -> dict[s
     return out
 
 
-def load_procedures(kb, snap, schemas, problems) -> list:
-    """Parse every book's procedures from the base's snapshot; problems are appended, never raised."""
+def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> list:
+    """Parse every book's procedures from the base's snapshot; problems are appended, never raised.
+
+    A cite into a book in `unloaded` (one of its files did not load) is not reported."""
     from .check import procedure_problems
     from .load import read_yaml
 
@@ -240,7 +242,7 @@ def load_procedures(kb, snap, schemas, problems) -> list:
             doc = read_yaml(snap, rel, problems)
             if doc is None or not schemas.validate("procedure", doc, problems):
                 continue
-            proc = _build_procedure(kb, book.id, doc, context, problems)
+            proc = _build_procedure(kb, book.id, doc, context, problems, unloaded)
             if proc is None:
                 continue
             if proc.id in seen:
@@ -253,7 +255,8 @@ def load_procedures(kb, snap, schemas, problems) -> list:
     return procedures
 
 
-def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Problem]) -> Procedure | None:
+def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Problem],
+                     unloaded=frozenset()) -> Procedure | None:
     from .calculators import get_calculator, calculator_names
 
     data = doc.data
@@ -298,6 +301,8 @@ def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Proble
             base, _, digest = written.partition("#")
             citation = base if ":" in base else f"{book_id}:{base}"
             clause = kb.find(citation)
+            if clause is None and re.split("[@:]", citation)[0] in unloaded:
+                continue  # its chapter did not load: that file's problem is the one to fix
             if clause is None:
                 problems.append(Problem(doc.display, doc.line("rules", i, "cites"),
                                         f"la règle « {rdata['outcome']} » cite « {base} » qui n'existe pas"))

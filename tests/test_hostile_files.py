@@ -135,8 +135,9 @@ def test_an_unreadable_file_is_named(run, kb_copy, monkeypatch, rel):
         _deny(monkeypatch, path, "open")
     else:
         os.chmod(path, 0)
-    check_finds(run, kb_copy, f"rulebook/{rel}: fichier illisible : lecture refusée (droits du fichier) ; "
-                              "rendez-le lisible")
+    result = check_finds(run, kb_copy, f"rulebook/{rel}: fichier illisible : lecture refusée (droits du fichier) ; "
+                                       "rendez-le lisible")
+    assert result.output.splitlines()[-1] == "1 problème(s)"  # the cause, not the cites into the unread file
     shown = run("list", kb_path=kb_copy)
     assert shown.exit_code == 2 and "lecture refusée" in shown.output and shown.output.count("\n") == 1
 
