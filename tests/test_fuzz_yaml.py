@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the one YAML reader (`ruling.safe_yaml`) and of the loader on broken chapters.
+"""Property-based fuzzing of the one YAML reader (`ruling.safe_yaml`) and of the loader on broken files.
 
 Whatever bytes a chapter, an answers file or a diff side holds, the reader either returns
 plain data (what PyYAML's safe loader returns) or raises `YamlProblem` with a French
@@ -61,3 +61,30 @@ def test_alias_expansion_is_bounded_whatever_the_shape(width, levels):
         assert aliased > 5000
         return
     assert aliased <= 5000
+
+
+@settings(max_examples=max(10, EXAMPLES // 20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["club/09-actions-et-les-relances.yaml", "club/book.yaml", "glossary.yaml",
+                        "club/procedures/flop-irregulier.yaml", "club/context.yaml", "schema/chapter.schema.json"]),
+       st.integers(min_value=0, max_value=4000), st.lists(st.sampled_from(PIECES), min_size=1, max_size=6).map("".join),
+       st.integers(min_value=0, max_value=40))
+def test_a_randomly_broken_file_is_a_problem_of_the_base_never_an_exception(rel, at, piece, cut):
+    """Insert a piece of YAML syntax into a file of the real base (and drop a few bytes after it)."""
+    from dataclasses import replace
+
+    from conftest import RULEBOOK
+    from ruling.errors import Problem
+    from ruling.load import parse_kb, take_snapshot
+
+    snap = _SNAPSHOT.get("real") or _SNAPSHOT.setdefault("real", take_snapshot(RULEBOOK))
+    data = snap.files[rel]
+    at = min(at, len(data))
+    broken = data[:at] + piece.encode("utf-8") + data[at + cut:]
+    mutated = replace(snap, files={**snap.files, rel: broken}, problems=[])
+    kb, problems = parse_kb(RULEBOOK, mutated)
+    assert all(isinstance(p, Problem) and p.message and "Traceback" not in p.message for p in problems)
+    if broken != data and not problems:  # accepted: then it still reads as a base
+        assert kb.books
+
+
+_SNAPSHOT: dict = {}
