@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .errors import UserError
+from .errors import UserError, shown
 from .model import CITATION_RE, Chapter, Clause
 from .redline import fold, whole, word_diff, words_of
 
@@ -102,10 +102,12 @@ class _DiskTree:
         return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
     def read(self, path: Path) -> str:
+        from .files import FileProblem, read_text
+
         try:
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"fichier illisible « {path} » ({e.__class__.__name__}) ; attendu du YAML en UTF-8") from None
+            return read_text(path)
+        except FileProblem as e:
+            raise UserError(f"fichier illisible « {shown(path)} » : {e.message}") from None
 
     def same(self, a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
@@ -212,16 +214,17 @@ def _side_from_tree(tree, path, spec: str, kb) -> Side:
 
 def _find_book(tree, folder):
     """The nearest `book.yaml` at or above `folder` (at most three levels up), parsed."""
-    import yaml
+    from .safe_yaml import YamlProblem, parse_yaml
 
     here = folder
     for _ in range(4):
         candidate = here / "book.yaml"
         if tree.kind(candidate) == "file":
             try:
-                meta = yaml.safe_load(tree.read(candidate))
-            except yaml.YAMLError:
-                raise UserError(f"YAML invalide dans {tree.label(candidate)}") from None
+                meta, _ = parse_yaml(tree.read(candidate))
+            except YamlProblem as e:
+                where = f"{tree.label(candidate)}:{e.line}" if e.line else tree.label(candidate)
+                raise UserError(f"YAML invalide dans {where} : {e.message}") from None
             if isinstance(meta, dict):
                 return here, meta
         if here.parent == here or str(here) in ("", "."):
@@ -232,17 +235,15 @@ def _find_book(tree, folder):
 
 def _parse_chapter(text: str, label: str, book_id: str, meta: dict, kb) -> Chapter | None:
     """A chapter file's clauses, validated by the chapter schema; None for other YAML files."""
-    import yaml
-
-    from .load import Schemas, YamlDoc, build_chapter, parse_yaml_text, yaml_error_location
+    from .load import Schemas, YamlDoc, build_chapter
     from .model import Revision
+    from .safe_yaml import YamlProblem, parse_yaml
 
     try:
-        data, node = parse_yaml_text(text)
-    except yaml.YAMLError as e:
-        line, what = yaml_error_location(e)
-        where = f"{label}:{line}" if line else label
-        raise UserError(f"YAML invalide dans {where} : {what}") from None
+        data, node = parse_yaml(text)
+    except YamlProblem as e:
+        where = f"{label}:{e.line}" if e.line else label
+        raise UserError(f"YAML invalide dans {where} : {e.message}") from None
     if not isinstance(data, dict) or "clauses" not in data:
         return None
     doc = YamlDoc(Path(label), label, data, node)
@@ -713,7 +714,13 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
 
 def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
     """The scenario files of the old side: at its git revision, else those of the loaded base."""
-    import yaml
+    from .safe_yaml import YamlProblem, parse_yaml
+
+    def parsed(label: str, text: str):
+        try:
+            return parse_yaml(text)[0]
+        except YamlProblem as e:
+            raise UserError(f"YAML invalide dans {label}:{e.line} : {e.message}") from None
 
     if side.origin[0] == "git":
         _, repo, rev, book_dir = side.origin
@@ -721,7 +728,7 @@ def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
         folder = PurePosixPath(book_dir) / "scenarios"
         if tree.kind(folder) != "dir":
             raise UserError(f"aucun scénario pour {book} dans git:{rev}:{folder}")
-        return [(tree.label(f), yaml.safe_load(tree.read(f))) for f in tree.yaml_files(folder)]
+        return [(tree.label(f), parsed(tree.label(f), tree.read(f))) for f in tree.yaml_files(folder)]
     from .scenarios import read_scenario_files, scenario_folder
 
     files, problems = read_scenario_files(Path(kb.root), [book])

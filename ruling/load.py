@@ -1,25 +1,35 @@
 """Reading the knowledge base from `rulebook/`: find it, validate it, cache it.
 
-`load_kb()` is what every command calls. It hashes the YAML files, returns the parsed
-knowledge base from the user cache when that hash was seen before, and otherwise parses,
-validates (JSON Schema + cross-checks) and caches it. A broken base raises
-`KnowledgeBaseError` listing each problem with file and line. A cache hit imports neither
-yaml nor jsonschema, and rereads no file whose size and mtime are unchanged.
+`load_kb()` is what every command calls. It reads every file of the base once
+(`take_snapshot`: regular files only, bounded, hidden and editor files skipped, symlinked
+folders followed once) and hashes those bytes; the parsed base is then taken from the user
+cache when that hash was seen before, and otherwise parsed *from the same bytes*, validated
+(JSON Schema + cross-checks) and cached as plain data (`ruling.plain`, never a pickle). So
+what is cached under a hash is always what was hashed, and an edit is always seen. A broken base raises `KnowledgeBaseError`
+listing each problem with file and line. A cache hit imports neither yaml nor jsonschema.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import pickle
+import posixpath
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
+from .cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
 from .errors import KnowledgeBaseError, Problem, UserError, shown
+from .files import FileProblem, decode_utf8, read_regular
 from .model import Book, Chapter, Clause, KnowledgeBase, Revision
+from .schemas import Schemas
 
-CACHE_FORMAT = "4"  # bump when the parsed objects change shape
+__all__ = ["cache_dir", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
+
+CACHE_FORMAT = "5"  # bump when the parsed objects or the snapshot change shape
+KB_SUFFIXES = (".yaml", ".yml", ".json")
+MAX_BASE_FILES = 20_000  # a federation of 20 books x 500 clauses holds ~600 files
+MAX_BASE_BYTES = 256 * 2**20
+MAX_FOLDER_DEPTH = 6  # <base>/<book>/revisions/<rev>/ is 3 deep
 
 #: A cross-reference written in a clause: "(cf 2-17)", "cf 2-18", "(cf 2-15 & 2-16)", "(5-2)".
 REF_IN_TEXT_RE = re.compile(r"\(cf\s*(\d+-\d+)(?:\s*&\s*(\d+-\d+))?\)|cf\s+(\d+-\d+)|\((\d+-\d+)\)")
@@ -50,110 +60,188 @@ def default_root() -> Path:
 
 
 def resolve_root(path: str | os.PathLike | None = None) -> Path:
+    """The base folder named by `path` (default: `default_root()`), or a French UserError.
+
+    A base is a folder with `schema/` in it: anything else (`--kb /`, a home folder) is refused
+    before it is walked."""
     root = Path(path) if path else default_root()
     try:
         is_dir = root.is_dir()
-    except ValueError:  # a NUL byte in the path
-        is_dir = False
+        has_schema = is_dir and (root / "schema").is_dir()
+    except (OSError, ValueError):  # ValueError: a NUL byte in the path
+        is_dir = has_schema = False
     if not is_dir:
         raise UserError(f"base de règles introuvable : « {shown(root)} » n'est pas un dossier ; "
                         "indiquez le dossier rulebook/ avec --kb ou RULING_KB")
+    if not has_schema:
+        raise UserError(f"« {shown(root)} » n'est pas une base de règles : il n'a pas de dossier schema/ ; "
+                        "indiquez le dossier rulebook/ (schema/, <livre>/book.yaml) avec --kb ou RULING_KB")
     return root
 
 
-def kb_files(root: Path) -> list[Path]:
-    """Every file whose content defines the knowledge base, in a stable order."""
-    files = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        files += [Path(folder, n) for n in names if n.endswith((".yaml", ".yml", ".json"))]
-    return sorted(files)
+# -- the files of the base, read once -------------------------------------------------------
+
+def ignored_name(name: str) -> bool:
+    """Hidden files and folders, editor lock and backup files (`.#09-x.yaml`, `#x#`, `x~`)."""
+    return name.startswith((".", "#")) or name.endswith(("~", ".swp", ".tmp", ".bak"))
 
 
-def content_digest(root: Path, files: list[Path]) -> str:
-    """A hash of the paths and bytes of `files`: the key of every cache built from them."""
+@dataclass
+class Snapshot:
+    """Every file of a base as read at one moment: parsing reads only these bytes, and
+    `digest` hashes exactly them (with the names of every folder and other file)."""
+
+    root: Path
+    files: dict[str, bytes | FileProblem]  # posix path relative to root -> bytes, or why unreadable
+    dirs: set[str]
+    others: set[str]  # files that are not YAML/JSON (source.txt…): only their names count
+    problems: list[Problem]
+    digest: str = ""
+
+    def display(self, rel: str) -> str:
+        """How a problem names the file: `rulebook/club/09-x.yaml`."""
+        return f"{self.root.name}/{rel}" if rel else self.root.name
+
+    def children(self, folder: str, suffix: str = ".yaml") -> list[str]:
+        """The files directly in `folder` ("" for the root) whose name ends with `suffix`, sorted."""
+        return sorted(rel for rel in self.files
+                      if posixpath.dirname(rel) == folder and rel.endswith(suffix))
+
+    def kind(self, rel: str) -> str | None:
+        if rel in self.files or rel in self.others:
+            return "file"
+        if rel in self.dirs:
+            return "dir"
+        return None
+
+
+def take_snapshot(root: Path) -> Snapshot:
+    """Read the base under `root` (walk, read, hash); problems are collected, never raised."""
+    files: dict[str, bytes | FileProblem] = {}
+    dirs: set[str] = {""}
+    others: set[str] = set()
+    problems: list[Problem] = []
+    snap = Snapshot(root, files, dirs, others, problems)
+    total = 0
+    seen_real = {os.path.realpath(root)}
+    pending = [("", str(root), 0)]
+    while pending:
+        rel, folder, depth = pending.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            problems.append(Problem(snap.display(rel), 0, f"dossier illisible ({_reason(e)}) ; "
+                                                          "rendez-le lisible (chmod u+rx)"))
+            continue
+        for entry in entries:
+            name = entry.name
+            if ignored_name(name):
+                continue
+            child = f"{rel}/{name}" if rel else name
+            try:
+                is_dir = entry.is_dir()  # follows symlinks; False for a dangling one or a loop
+            except OSError:
+                is_dir = False
+            if is_dir and name.endswith(KB_SUFFIXES):
+                files[child] = FileProblem("c'est un dossier ; attendu un fichier")
+            elif is_dir:
+                real = os.path.realpath(entry.path)
+                if real in seen_real:
+                    problems.append(Problem(snap.display(child), 0, "dossier déjà lu par un autre chemin "
+                                                                    "(boucle de liens symboliques ?) ; ignoré"))
+                    continue
+                seen_real.add(real)
+                if depth + 1 <= MAX_FOLDER_DEPTH:
+                    dirs.add(child)
+                    pending.append((child, entry.path, depth + 1))
+            elif name.endswith(KB_SUFFIXES):
+                if len(files) >= MAX_BASE_FILES or total > MAX_BASE_BYTES:
+                    problems.append(Problem(snap.display(rel), 0, f"base trop grande (plus de {MAX_BASE_FILES} "
+                                                                  f"fichiers ou de {MAX_BASE_BYTES >> 20} Mo) ; "
+                                                                  "est-ce bien le dossier rulebook/ ?"))
+                    pending.clear()
+                    break
+                try:
+                    data = read_regular(entry.path)
+                    total += len(data)
+                except FileProblem as e:
+                    data = e
+                files[child] = data
+            else:
+                others.add(child)
+    snap.digest = _digest(snap)
+    return snap
+
+
+def _reason(err: OSError) -> str:
+    return os.strerror(err.errno) if err.errno else err.__class__.__name__
+
+
+def _digest(snap: Snapshot) -> str:
+    """A hash of the names and bytes of a snapshot: the key of every cache built from it."""
     h = hashlib.blake2b(digest_size=16)
-    h.update(CACHE_FORMAT.encode())
-    for p in files:
-        h.update(str(p.relative_to(root)).encode())
+    h.update(f"{CACHE_FORMAT}\0{snap.root.name}\0".encode("utf-8", "surrogateescape"))
+    for rel in sorted(snap.files):
+        data = snap.files[rel]
+        h.update(b"f\0" + rel.encode("utf-8", "surrogateescape") + b"\0")
+        h.update(data if isinstance(data, bytes) else b"\1" + data.message.encode())
         h.update(b"\0")
-        h.update(p.read_bytes())
-        h.update(b"\0")
+    for rel in sorted(snap.dirs):
+        h.update(b"d\0" + rel.encode("utf-8", "surrogateescape") + b"\0")
+    for rel in sorted(snap.others):
+        h.update(b"o\0" + rel.encode("utf-8", "surrogateescape") + b"\0")
     return h.hexdigest()
 
 
-def knowledge_digest(root: Path) -> str:
-    """`content_digest` of the base at `root`, remembered against the files' sizes and mtimes
-    so that an unchanged base is not reread at every start."""
-    files = kb_files(root)
-    h = hashlib.blake2b(digest_size=16)
-    h.update(f"{CACHE_FORMAT}\0{root.resolve()}".encode())
-    for p in files:
-        st = p.stat()
-        h.update(f"\0{p}\0{st.st_size}\0{st.st_mtime_ns}".encode())
-    memo = cache_dir() / f"stat-{h.hexdigest()}"
-    try:
-        digest = memo.read_text(encoding="ascii")
-        if re.fullmatch(r"[0-9a-f]{32}", digest):
-            return digest
-    except (OSError, UnicodeDecodeError):
-        pass
-    digest = content_digest(root, files)
-    _write_atomically(memo, digest.encode("ascii"))
-    return digest
+def base_digest(root: Path) -> str:
+    """The content hash of the base at `root` as it is now (what the search index is keyed on)."""
+    return take_snapshot(root).digest
 
 
 # -- the parsed cache ------------------------------------------------------------------
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ruling"
+def _read_cache(path: Path, root: Path) -> KnowledgeBase | None:
+    """The cached base, or None when missing, damaged, foreign, or of another shape (then rebuilt)."""
+    from . import plain
 
-
-def _read_cache(path: Path) -> KnowledgeBase | None:
     try:
-        with open(path, "rb") as f:
-            kb = pickle.load(f)
+        if not trusted_entry(path):
+            return None
+        kb = plain.loads(path.read_bytes(), str(root))
     except Exception:  # missing, truncated, garbage, or from another version: rebuild
         return None
-    return kb if isinstance(kb, KnowledgeBase) else None
-
-
-def _write_cache(path: Path, kb: KnowledgeBase) -> None:
-    _write_atomically(path, pickle.dumps(kb, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write to a temporary file then rename, so no reader ever sees half a cache file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except OSError:  # read-only or full cache directory: the knowledge base still works
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    touch(path)
+    return kb
 
 
 def load_kb(path: str | os.PathLike | None = None, use_cache: bool = True) -> KnowledgeBase:
     """Load the knowledge base at `path` (default: the bundled one), or raise."""
     root = resolve_root(path)
-    digest = knowledge_digest(root)
-    cache_file = cache_dir() / f"kb-{digest}.pickle"
-    if use_cache:
-        kb = _read_cache(cache_file)
-        if kb is not None:
-            kb.root = str(root)
+    snap = take_snapshot(root)
+    folder = usable_cache_dir() if use_cache else None
+    cache_file = folder / f"kb-{snap.digest}.marshal" if folder else None
+    if cache_file is not None:
+        kb = _read_cache(cache_file, root)
+        if kb is not None and kb.digest == snap.digest:
+            _rebase(kb, root)
             return kb
-    kb, problems = parse_kb(root)
+    kb, problems = parse_kb(root, snap)
     if problems:
         raise KnowledgeBaseError(problems)
-    kb.digest = digest
-    if use_cache:
-        _write_cache(cache_file, kb)
+    kb.digest = snap.digest
+    if cache_file is not None:
+        from . import plain
+
+        if write_atomically(cache_file, plain.dumps(kb)):
+            prune(folder)
     return kb
+
+
+def _rebase(kb: KnowledgeBase, root: Path) -> None:
+    """Point a cached base at the folder it was loaded from (the same bytes may live elsewhere)."""
+    for book in kb.books:
+        book.dir = str(root / book.id)
 
 
 # -- parsing -----------------------------------------------------------------------------
@@ -187,106 +275,52 @@ class YamlDoc:
         return node.start_mark.line + 1 if node is not None else 0
 
 
-def read_yaml(path: Path, base: Path, problems: list[Problem]) -> YamlDoc | None:
-    import yaml
+def read_yaml(snap: Snapshot, rel: str, problems: list[Problem]) -> YamlDoc | None:
+    """The YAML file `rel` of the snapshot, parsed; None (and a problem) if it cannot be."""
+    from .safe_yaml import YamlProblem, parse_yaml
 
-    display = str(path.relative_to(base.parent))
+    display = snap.display(rel)
+    data = snap.files.get(rel)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        problems.append(Problem(display, 0, f"fichier illisible ({e.__class__.__name__}) ; attendu du YAML en UTF-8"))
+        if data is None:
+            raise FileProblem("fichier absent")
+        if isinstance(data, FileProblem):
+            raise data
+        text = decode_utf8(data)
+    except FileProblem as e:
+        problems.append(Problem(display, e.line, f"fichier illisible : {e.message}"))
         return None
     try:
-        data, node = parse_yaml_text(text)
-    except yaml.YAMLError as e:
-        line, what = yaml_error_location(e)
-        problems.append(Problem(display, line, f"YAML invalide : {what}"))
+        value, node = parse_yaml(text)
+    except YamlProblem as e:
+        problems.append(Problem(display, e.line, f"YAML invalide : {e.message}"))
         return None
-    return YamlDoc(path, display, data, node)
+    return YamlDoc(snap.root / rel, display, value, node)
 
 
 def parse_yaml_text(text: str) -> tuple[object, object]:
-    """One YAML document and its node tree (kept for line numbers); raises yaml.YAMLError."""
-    import yaml
+    """One YAML document and its node tree (kept for line numbers); raises safe_yaml.YamlProblem."""
+    from .safe_yaml import parse_yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)  # libyaml when available
-    try:
-        node = loader.get_single_node()
-        return (loader.construct_document(node) if node is not None else None), node
-    finally:
-        loader.dispose()
+    return parse_yaml(text)
 
 
-def yaml_error_location(err) -> tuple[int, str]:
-    """The 1-based line (0 if unknown) and the short description of a YAML syntax error."""
-    mark = getattr(err, "problem_mark", None)
-    return (mark.line + 1 if mark else 0), (getattr(err, "problem", None) or str(err).splitlines()[0])
-
-
-@dataclass
-class Schemas:
-    """The JSON Schemas of `rulebook/schema/`, loaded on demand (jsonschema is slow to import)."""
-
-    root: Path
-    _validators: dict = field(default_factory=dict)
-
-    def validate(self, name: str, doc: YamlDoc, problems: list[Problem]) -> bool:
-        path = self.root / "schema" / f"{name}.schema.json"
-        if name not in self._validators:
-            import jsonschema
-
-            try:
-                schema = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as e:
-                problems.append(Problem(str(path.relative_to(self.root.parent)), 0,
-                                        f"schéma illisible : {e}"))
-                self._validators[name] = None
-                return False
-            self._validators[name] = jsonschema.Draft202012Validator(schema)
-        validator = self._validators[name]
-        if validator is None:
-            return False
-        errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
-        for err in errors:
-            where = list(err.absolute_path)
-            field_name = ".".join(str(k) for k in where) or "(document)"
-            problems.append(Problem(doc.display, doc.line(*where), f"{field_name} : {_french(err)}"))
-        return not errors
-
-
-def _french(err) -> str:
-    """A short French rendering of a jsonschema error."""
-    v = err.validator
-    if v == "required":
-        missing = [m for m in err.validator_value if isinstance(err.instance, dict) and m not in err.instance]
-        return "champ obligatoire manquant : " + ", ".join(missing)
-    if v == "type":
-        return f"type attendu {err.validator_value}, trouvé {type(err.instance).__name__} ({err.instance!r:.40})"
-    if v == "enum":
-        return f"valeur « {err.instance} » inconnue ; attendu l'une de : {', '.join(map(str, err.validator_value))}"
-    if v == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
-        return "champ inconnu : " + ", ".join(extra) + " ; champs permis : " + ", ".join(err.schema.get("properties", {}))
-    if v == "pattern":
-        return f"« {err.instance} » ne respecte pas le format {err.validator_value}"
-    if v == "minLength":
-        return "texte vide"
-    if v == "minItems":
-        return "liste vide"
-    return err.message
-
-
-def parse_kb(root: Path) -> tuple[KnowledgeBase, list[Problem]]:
-    """Parse and validate everything under `root`; never raises on bad content."""
-    problems: list[Problem] = []
-    schemas = Schemas(root)
+def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, list[Problem]]:
+    """Parse and validate the base under `root` (from `snap`, its files as read once);
+    never raises on bad content."""
+    snap = take_snapshot(root) if snap is None else snap
+    problems: list[Problem] = list(snap.problems)
+    schemas = Schemas(root, snap)
     books: list[Book] = []
     seen_books: dict[str, str] = {}
-    for book_file in sorted(root.glob("*/book.yaml")):
-        doc = read_yaml(book_file, root, problems)
+    book_files = sorted(rel for rel in snap.files if rel.count("/") == 1 and rel.endswith("/book.yaml"))
+    unloaded: set[str] = set()  # books with a file that did not load: refs into them are not checked
+    for book_rel in book_files:
+        doc = read_yaml(snap, book_rel, problems)
         if doc is None or not schemas.validate("book", doc, problems):
+            unloaded.add(posixpath.dirname(book_rel))
             continue
-        book = _build_book(doc, root, schemas, problems)
+        book = _build_book(doc, snap, schemas, problems, unloaded)
         if book.id in seen_books:
             problems.append(Problem(doc.display, doc.line("id"),
                                     f"le livre « {book.id} » est déjà défini dans {seen_books[book.id]} ; "
@@ -297,46 +331,101 @@ def parse_kb(root: Path) -> tuple[KnowledgeBase, list[Problem]]:
     if not books and not problems:
         problems.append(Problem(str(root), 0, "aucun livre : attendu des dossiers <livre>/book.yaml"))
     glossary: list = []
-    gpath = root / "glossary.yaml"
-    if gpath.is_file():
-        doc = read_yaml(gpath, root, problems)
+    if snap.kind("glossary.yaml") is not None:
+        doc = read_yaml(snap, "glossary.yaml", problems)
         if doc is not None and schemas.validate("glossary", doc, problems):
             glossary = doc.data["terms"]
     clauses_only = KnowledgeBase(books, glossary=glossary, root=str(root))
-    _check_refs(clauses_only, problems)
+    _check_refs(clauses_only, problems, unloaded)
     from .procedures import load_procedures
 
-    procedures = load_procedures(clauses_only, root, schemas, problems)  # cites resolve against the clauses
+    # cites resolve against the clauses; a cite into a book whose file did not load is not
+    # reported (the file's own problem is the cause)
+    procedures = load_procedures(clauses_only, snap, schemas, problems, unloaded)
     kb = KnowledgeBase(books, procedures, glossary, str(root))
     return kb, problems
 
 
-def _build_book(doc: YamlDoc, root: Path, schemas: Schemas, problems: list[Problem]) -> Book:
+def path_problem(name: str) -> str | None:
+    """Why a path written in book.yaml would leave its book's folder (or hide in it), or None."""
+    if "\\" in name or "\0" in name:
+        return "caractère non permis (\\ ou NUL)"
+    p = PurePosixPath(name)
+    if p.is_absolute():
+        return "chemin absolu"
+    if ".." in p.parts:
+        return "« .. » sort du dossier du livre"
+    if any(part.startswith(".") for part in p.parts if part != "."):
+        return "dossier ou fichier caché"
+    return None
+
+
+def _named_path(doc: YamlDoc, snap: Snapshot, book_rel: str, name: str, keys: tuple, what: str,
+                problems: list[Problem]) -> str | None:
+    """`name` (a path book.yaml gives, relative to the book) as a snapshot path, or None
+    (and a problem) if it leaves the book's folder, even through a symbolic link."""
+    why = path_problem(name)
+    rel = posixpath.normpath(posixpath.join(book_rel, name))
+    if why is None:
+        book_dir = os.path.realpath(snap.root / book_rel)
+        target = os.path.realpath(snap.root / rel)
+        if target != book_dir and not target.startswith(book_dir + os.sep):
+            why = "un lien symbolique mène hors du dossier du livre"
+    if why:
+        problems.append(Problem(doc.display, doc.line(*keys),
+                                f"{what} « {shown(name)} » refusé : {why} ; attendu un chemin relatif "
+                                f"à l'intérieur de {snap.display(book_rel)}/"))
+        return None
+    return rel
+
+
+def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[Problem],
+                unloaded: set[str]) -> Book:
     data = doc.data
     book_dir = doc.path.parent
+    book_rel = book_dir.name  # book files are <base>/<book>/book.yaml
     if data["id"] != book_dir.name:
         problems.append(Problem(doc.display, doc.line("id"),
                                 f"l'id « {data['id']} » diffère du nom du dossier « {book_dir.name} »"))
+    source = _named_path(doc, snap, book_rel, data["source"], ("source",), "le document source", problems)
+    if source is not None and snap.kind(source) != "file":
+        problems.append(Problem(doc.display, doc.line("source"),
+                                f"le document source « {shown(data['source'])} » n'existe pas"))
     revisions = []
     for i, r in enumerate(data["revisions"]):
         rev = Revision(id=r["id"], title=r["title"], path=r["path"], source=r.get("source"),
                        partial=r.get("partial", False), note=r.get("note"))
-        rev_dir = book_dir / r["path"]
-        if not rev_dir.is_dir():
-            problems.append(Problem(doc.display, doc.line("revisions", i, "path"),
-                                    f"la révision « {rev.id} » désigne le dossier « {r['path']} » qui n'existe pas"))
+        rev_rel = _named_path(doc, snap, book_rel, r["path"], ("revisions", i, "path"), "le dossier de révision",
+                              problems)
+        if rev_rel is None:
             continue
-        if rev.source and not (book_dir / rev.source).is_file():
-            problems.append(Problem(doc.display, doc.line("revisions", i, "source"),
-                                    f"le document source « {rev.source} » n'existe pas"))
+        if snap.kind(rev_rel) != "dir":
+            problems.append(Problem(doc.display, doc.line("revisions", i, "path"),
+                                    f"la révision « {rev.id} » désigne le dossier « {shown(r['path'])} » qui n'existe pas"))
+            continue
+        if rev.source:
+            rev_source = _named_path(doc, snap, book_rel, rev.source, ("revisions", i, "source"),
+                                     "le document source", problems)
+            if rev_source is not None and snap.kind(rev_source) != "file":
+                problems.append(Problem(doc.display, doc.line("revisions", i, "source"),
+                                        f"le document source « {shown(rev.source)} » n'existe pas"))
         current = i == len(data["revisions"]) - 1
-        for chapter_file in sorted(rev_dir.glob("*.yaml")):
-            if chapter_file.name in ("book.yaml", "context.yaml"):  # context.yaml: procedures' shared questions
+        chapters_seen: dict[str, str] = {}
+        for chapter_rel in snap.children(rev_rel):
+            if posixpath.basename(chapter_rel) in ("book.yaml", "context.yaml"):  # context: procedures' questions
                 continue
-            cdoc = read_yaml(chapter_file, root, problems)
+            cdoc = read_yaml(snap, chapter_rel, problems)
             if cdoc is None or not schemas.validate("chapter", cdoc, problems):
+                unloaded.add(data["id"])
                 continue
-            rev.chapters.append(build_chapter(cdoc, data, rev, current))
+            chapter = build_chapter(cdoc, data, rev, current)
+            if chapter.id in chapters_seen:
+                problems.append(Problem(cdoc.display, cdoc.line("chapter"),
+                                        f"le chapitre « {chapter.id} » est déjà défini dans {chapters_seen[chapter.id]} ; "
+                                        "un seul fichier par numéro de chapitre"))
+                continue
+            chapters_seen[chapter.id] = cdoc.display
+            rev.chapters.append(chapter)
         _check_unique_ids(rev, problems)
         revisions.append(rev)
     return Book(id=data["id"], title=data["title"], kind=data["kind"], description=data.get("description", ""),
@@ -375,8 +464,10 @@ def _check_unique_ids(rev: Revision, problems: list[Problem]) -> None:
             problems.append(Problem(c.file, c.line, f"la règle « {c.id} » est vide sans note qui l'explique"))
 
 
-def _check_refs(kb: KnowledgeBase, problems: list[Problem]) -> None:
+def _check_refs(kb: KnowledgeBase, problems: list[Problem], unloaded: set[str] = frozenset()) -> None:
     for book in kb.books:
+        if book.id in unloaded:  # a ref may point into the chapter that did not load
+            continue
         for rev in book.revisions:
             ids = {c.id for c in rev.clauses()}
             for c in rev.clauses():

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .errors import Problem
 
@@ -208,14 +207,14 @@ def _question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
     return out
 
 
-def load_context(root: Path, book_id: str, schemas, problems: list[Problem]) -> dict[str, Question]:
+def load_context(snap, book_id: str, schemas, problems: list[Problem]) -> dict[str, Question]:
     """The context questions of one book (`<book>/context.yaml`), or none."""
     from .load import read_yaml
 
-    path = root / book_id / "context.yaml"
-    if not path.is_file():
+    rel = f"{book_id}/context.yaml"
+    if snap.kind(rel) is None:
         return {}
-    doc = read_yaml(path, root, problems)
+    doc = read_yaml(snap, rel, problems)
     if doc is None or not schemas.validate("context", doc, problems):
         return {}
     out = {}
@@ -226,21 +225,27 @@ def load_context(root: Path, book_id: str, schemas, problems: list[Problem]) -> 
     return out
 
 
-def load_procedures(kb, root, schemas, problems) -> list:
-    """Parse every book's procedures; problems are appended, never raised."""
+def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> list:
+    """Parse every book's procedures from the base's snapshot; problems are appended, never raised.
+
+    A cite into a book in `unloaded` (one of its files did not load) is not reported."""
     from .check import procedure_problems
     from .load import read_yaml
 
-    root = Path(root)
     procedures: list[Procedure] = []
     for book in kb.books:
-        context = load_context(root, book.id, schemas, problems)
+        context = load_context(snap, book.id, schemas, problems)
         seen: dict[str, str] = {}
-        for path in sorted((root / book.id / "procedures").glob("*.yaml")):
-            doc = read_yaml(path, root, problems)
+        folder = f"{book.id}/procedures"
+        if snap.kind(folder) == "file":
+            problems.append(Problem(snap.display(folder), 0, "« procedures » est un fichier ; attendu un dossier "
+                                                             "de procédures (<livre>/procedures/<id>.yaml)"))
+            continue
+        for rel in snap.children(folder):
+            doc = read_yaml(snap, rel, problems)
             if doc is None or not schemas.validate("procedure", doc, problems):
                 continue
-            proc = _build_procedure(kb, book.id, doc, context, problems)
+            proc = _build_procedure(kb, book.id, doc, context, problems, unloaded)
             if proc is None:
                 continue
             if proc.id in seen:
@@ -253,7 +258,8 @@ def load_procedures(kb, root, schemas, problems) -> list:
     return procedures
 
 
-def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Problem]) -> Procedure | None:
+def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Problem],
+                     unloaded=frozenset()) -> Procedure | None:
     from .calculators import get_calculator, calculator_names
 
     data = doc.data
@@ -299,6 +305,8 @@ def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Proble
             base, _, digest = written.partition("#")
             citation = base if ":" in base else f"{book_id}:{base}"
             clause = kb.find(citation)
+            if clause is None and re.split("[@:]", citation)[0] in unloaded:
+                continue  # its chapter did not load: that file's problem is the one to fix
             if clause is None:
                 problems.append(Problem(doc.display, doc.line("rules", i, "cites"),
                                         f"la règle « {rdata['outcome']} » cite « {base} » qui n'existe pas"))

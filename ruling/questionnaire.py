@@ -17,6 +17,7 @@ from .terminal import visible
 STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
               "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
               "son", "ses", "ne", "pas", "y"}
+MAX_MAPPING_BYTES = 1 << 20  # an answers or profile file holds a few lines
 
 
 # -- answers from the command line and files ------------------------------------------------------
@@ -33,22 +34,23 @@ def parse_pairs(pairs) -> dict:
 
 
 def read_mapping_file(path: str, what: str) -> dict:
-    """A YAML file holding a mapping question -> answer (answers or profile), or a French error."""
-    import yaml
+    """A YAML file holding a mapping question -> answer (answers or profile), or a French error.
+
+    Read like every YAML file of ruling (`ruling.safe_yaml`): a regular file of at most
+    MAX_MAPPING_BYTES, bounded nesting and aliases, duplicate keys refused."""
+    from .files import FileProblem
+    from .safe_yaml import YamlProblem, read_yaml_file
 
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"le fichier de {what} « {shown(path)} » n'existe pas") from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:  # ValueError: a NUL byte in the path
-        raise UserError(f"le fichier de {what} « {shown(path)} » est illisible ({e.__class__.__name__})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" (ligne {mark.line + 1})" if mark else ""
-        raise UserError(f"le fichier de {what} « {shown(path)} » n'est pas du YAML valide{where}") from None
+        data, _ = read_yaml_file(p, MAX_MAPPING_BYTES)
+    except FileProblem as e:
+        if e.message == "fichier introuvable":
+            raise UserError(f"le fichier de {what} « {shown(path)} » n'existe pas") from None
+        raise UserError(f"le fichier de {what} « {shown(path)} » est illisible : {e.message}") from None
+    except YamlProblem as e:
+        where = f" (ligne {e.line})" if e.line else ""
+        raise UserError(f"le fichier de {what} « {shown(path)} » n'est pas du YAML valide{where} : {e.message}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

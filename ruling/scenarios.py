@@ -53,26 +53,30 @@ class ScenarioResult:
 
 
 def read_scenario_files(root: Path, books: list[str]) -> tuple[list[ScenarioFile], list[Problem]]:
-    """Parse and validate the scenario files of `books`; problems are returned, never raised."""
-    from .load import Schemas, read_yaml
+    """Parse and validate the scenario files of `books`; problems are returned, never raised.
 
-    root = Path(root)
-    schemas = Schemas(root)
+    The files are read through the loader's snapshot, so they meet the same limits and
+    French errors as the rest of the base (regular files, bounded size, safe YAML)."""
+    from .load import read_yaml, take_snapshot
+    from .schemas import Schemas
+
+    snap = take_snapshot(Path(root))
+    schemas = Schemas(snap.root, snap)
     problems: list[Problem] = []
     files: list[ScenarioFile] = []
     for book in books:
-        for path in sorted(scenario_folder(root, book).glob("*.yaml")):
-            doc = read_yaml(path, root, problems)
+        for rel in snap.children(f"{book}/scenarios"):
+            doc = read_yaml(snap, rel, problems)
             if doc is None or not schemas.validate("scenarios", doc, problems):
                 continue
-            data = doc.data
-            if data["book"] != book or data["procedure"] != path.stem:
+            data, stem = doc.data, Path(rel).stem
+            if data["book"] != book or data["procedure"] != stem:
                 problems.append(Problem(doc.display, doc.line("procedure"),
-                                        f"ce fichier doit décrire la procédure {book}:{path.stem} "
+                                        f"ce fichier doit décrire la procédure {book}:{stem} "
                                         f"(il dit {data['book']}:{data['procedure']})"))
                 continue
             lines = [doc.line("scenarios", i) for i in range(len(data["scenarios"]))]
-            files.append(ScenarioFile(path, doc.display, book, path.stem, data["scenarios"], lines))
+            files.append(ScenarioFile(doc.path, doc.display, book, stem, data["scenarios"], lines))
     return files, problems
 
 

@@ -111,10 +111,10 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
     When the index of the base's current content is cached, the base itself is not loaded:
     its content hash finds the index, which holds everything a search shows.
     """
-    from .load import content_digest, kb_files, load_kb, resolve_root
+    from .load import base_digest, load_kb, resolve_root
 
     root = resolve_root(path)
-    index = _cached_index(content_digest(root, kb_files(root)))
+    index = _cached_index(base_digest(root))
     if index is None:
         return search(load_kb(path), query, book=book, kind=kind, limit=limit)
     if book is not None and book not in index.lexicon.books:
@@ -1076,24 +1076,26 @@ def open_index(kb) -> SearchIndex:
     """The index of `kb`: from this process, from the cache directory, or built now.
 
     A cached index without its marker, or that fails to open or answer, is removed and
-    rebuilt; when the cache directory is not writable the index lives in memory.
+    rebuilt; when the cache directory is unwritable or refused (`ruling.cache`: another user
+    could have planted an index, whose table of contents whoosh unpickles) the index lives
+    in memory.
     """
-    from .load import cache_dir
+    from .cache import prune, usable_cache_dir
 
     docs = None if kb.digest else documents(kb)
     digest = index_digest(kb, docs)
-    root = cache_dir()
-    final = root / f"index-{digest}"
-    cached = _OPEN.get(str(final)) or _OPEN.get(f"ram:{digest}")
+    cached = _OPEN.get(f"ram:{digest}")
     if cached is not None:
         return cached
-    for _attempt in range(3):
-        if final.is_dir():
-            index = _open_dir(final, str(final))
-            if index is not None:
-                _OPEN[str(final)] = index
-                return index
-            _remove_dir(final)
+    root = usable_cache_dir()
+    final = root / f"index-{digest}" if root is not None else None
+    cached = _OPEN.get(str(final)) if final is not None else None
+    if cached is not None:
+        return cached
+    for _attempt in range(3 if final is not None else 0):
+        index = _open_cached(final)
+        if index is not None:
+            return index
         docs = documents(kb) if docs is None else docs
         try:
             tmp = build_index_dir(root, digest, docs, kb.glossary, [b.id for b in kb.books])
@@ -1101,6 +1103,7 @@ def open_index(kb) -> SearchIndex:
             break  # read-only or full cache directory
         try:
             os.rename(tmp, final)
+            prune(root)
         except OSError:
             _remove_dir(tmp)  # another process won the race: use its index
     docs = documents(kb) if docs is None else docs
@@ -1109,17 +1112,33 @@ def open_index(kb) -> SearchIndex:
     return index
 
 
+def _open_cached(final: Path) -> SearchIndex | None:
+    """The finished index folder `final`, opened; a damaged or untrusted one is removed."""
+    from .cache import touch, trusted_entry
+
+    if not final.is_dir() and not final.is_symlink():
+        return None
+    index = _open_dir(final, str(final)) if trusted_entry(final) else None
+    if index is None:
+        _remove_dir(final)
+        return None
+    touch(final)
+    _OPEN[str(final)] = index
+    return index
+
+
 def _cached_index(digest: str) -> SearchIndex | None:
     """The index for `digest` if this process or the cache directory already has it."""
-    from .load import cache_dir
+    from .cache import usable_cache_dir
 
-    final = cache_dir() / f"index-{digest}"
-    index = _OPEN.get(str(final)) or _OPEN.get(f"ram:{digest}")
-    if index is None and final.is_dir():
-        index = _open_dir(final, str(final))
-        if index is not None:
-            _OPEN[str(final)] = index
-    return index
+    index = _OPEN.get(f"ram:{digest}")
+    if index is not None:
+        return index
+    root = usable_cache_dir()
+    if root is None:
+        return None
+    final = root / f"index-{digest}"
+    return _OPEN.get(str(final)) or _open_cached(final)
 
 
 def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
@@ -1153,6 +1172,12 @@ def _remove_dir(path: Path) -> None:
     """Move a damaged index aside (atomic), then delete it; never fails."""
     import shutil
 
+    if path.is_symlink():
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        return
     trash = path.with_name(f".trash-{path.name}-{os.getpid()}")
     try:
         os.rename(path, trash)

@@ -6,6 +6,7 @@ import json
 import pytest
 
 CHAPTER9 = "club/09-actions-et-les-relances.yaml"
+PROC = "club/procedures/flop-irregulier.yaml"
 
 
 def edit(kb_copy, rel, old, new, count=1):
@@ -25,13 +26,53 @@ BREAKAGES = {
     "unknown-field": (CHAPTER9, "- id: 9-2\n", "- id: 9-2\n  texte: oubli\n", "champ inconnu : texte"),
     "book-id-twice": ("tda/book.yaml", "id: tda\n", "id: club\n", "le livre « club » est déjà défini"),
     "missing-revision-dir": ("club/book.yaml", "path: revisions/v1", "path: revisions/v0", "n'existe pas"),
+    # issue 14: what used to pass silently or raise
+    "clause-text-twice": (CHAPTER9, "  text: Le « check-raise » (l'embuscade) est autorisé.\n",
+                          "  text: Le « check-raise » (l'embuscade) est autorisé.\n  text: doublon\n",
+                          "clé « text » en double dans ce mapping (déjà ligne"),
+    "rule-decision-twice": (PROC, "    outcome: bruler-premiere-du-flop\n",
+                            "    outcome: bruler-premiere-du-flop\n    decision: autre décision\n",
+                            "clé « decision » en double dans ce mapping"),
+    "clause-id-with-newline": (CHAPTER9, "- id: 9-2\n", '- id: "9-2\\n"\n',
+                               "« 9-2\\n » ne respecte pas le format"),
+    "tab-indentation": (CHAPTER9, "- id: 9-2\n", "- id: 9-2\n\ttopics: []\n",
+                        "YAML invalide : tabulation dans l'indentation ; YAML s'indente avec des espaces"),
+    "alias-bomb-in-chapter": (CHAPTER9, "- id: 9-2\n", "- id: 9-2\n  topics: *d\n", "alias trop nombreux"),
+    "nul-byte": (CHAPTER9, "- id: 9-2\n", "- id: 9-2\x00\n", "caractère NUL (\\x00) ligne"),
+    "source-outside-the-base": ("club/book.yaml", "source: source.txt", "source: ../../../../etc/shadow",
+                                "le document source « ../../../../etc/shadow » refusé : « .. » sort du dossier du livre"),
+    "revision-outside-the-book": ("club/book.yaml", "path: revisions/v1", "path: ../../elsewhere",
+                                  "le dossier de révision « ../../elsewhere » refusé"),
+    "revision-source-absolute": ("club/book.yaml", "source: revisions/v1/source.txt", "source: /etc/passwd",
+                                 "le document source « /etc/passwd » refusé : chemin absolu"),
+    "hidden-revision-folder": ("club/book.yaml", "path: revisions/v1", "path: revisions/.v1",
+                               "refusé : dossier ou fichier caché"),
+    "two-chapter-files-same-number": (CHAPTER9, "chapter: '9'\n", "chapter: '2'\n",
+                                      "le chapitre « 2 » est déjà défini dans rulebook/club/02-donne.yaml"),
+    "choices-min-properties": (PROC, "    text: L'ordre d'apparition des cartes du flop est-il connu ?\n    type: bool\n",
+                               "    text: L'ordre d'apparition des cartes du flop est-il connu ?\n    choices: {oui: Oui}\n",
+                               "questions.ordre-connu.choices : au moins 2 entrée(s) attendue(s), trouvé 1"),
+    "condition-any-of": (PROC, "when: {defaut: premature}", "when: {defaut: {a: 1}}",
+                         "d'une forme non permise ; attendu : texte, booléen (true/false), liste"),
+    "latin-1-chapter": (CHAPTER9, None, None, "texte non UTF-8 (octet \\xab ligne 6, du Latin-1 ?) ; enregistrez le fichier en UTF-8"),
 }
+BOMB = "".join(f"{n}: &{n} [{', '.join(['*' + p] * 9) if p else ', '.join(['x'] * 9)}]\n"
+               for p, n in zip(["", "a", "b", "c"], "abcd"))
 
 
 @pytest.mark.parametrize("name", sorted(BREAKAGES))
 def test_check_names_file_line_and_problem(run, kb_copy, name):
     rel, old, new, message = BREAKAGES[name]
-    edit(kb_copy, rel, old, new)
+    if name == "latin-1-chapter":
+        path = kb_copy / rel
+        path.write_bytes(path.read_text(encoding="utf-8").encode("latin-1", errors="replace"))
+    elif name == "alias-bomb-in-chapter":
+        edit(kb_copy, rel, old, new)
+        path = kb_copy / rel
+        path.write_text(path.read_text(encoding="utf-8").replace("clauses:\n", BOMB.replace("\n", "\n  ").join(
+            ["x-bomb:\n  ", "\nclauses:\n"]), 1), encoding="utf-8")
+    else:
+        edit(kb_copy, rel, old, new)
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 1
     problems = [line for line in result.output.splitlines() if message in line]

@@ -50,6 +50,23 @@ MUTATIONS = {
                                                "when: {defaut: quatre-cartes, ordre-connu: true}"), "quatre-cartes", None),
     "unknown-calculator": (PROC, replace("    outcome: flop-repris\n", "    outcome: flop-repris\n    compute: calcul_magique\n"),
                            "calcul_magique", "calcul_magique"),
+    # issue 14: silently accepted before (the last key won, a chapter vanished, a path escaped)
+    "clause-text-written-twice": (CH9, replace("  text: Le « check-raise » (l'embuscade) est autorisé.\n",
+                                               "  text: Le « check-raise » (l'embuscade) est autorisé.\n  text: Interdit.\n"),
+                                  "clé « text » en double", "text: Interdit."),
+    "rule-decision-written-twice": (PROC, replace("    outcome: flop-repris\n", "    outcome: flop-repris\n    decision: Autre.\n"),
+                                    "clé « decision » en double", "decision: Le flop seul"),
+    "clause-id-with-trailing-newline": (CH9, replace("- id: 9-2\n", '- id: "9-2\\n"\n'), "ne respecte pas le format",
+                                        '- id: "9-2\\n"'),
+    "two-files-same-chapter-number": (CH9, replace("chapter: '9'\n", "chapter: '2'\n"), "le chapitre « 2 » est déjà défini",
+                                      "chapter: '2'"),
+    "book-source-outside-the-base": ("club/book.yaml", replace("source: source.txt", "source: ../../../../etc/shadow"),
+                                     "refusé", "source: ../../../../etc/shadow"),
+    "revision-path-outside-the-book": ("club/book.yaml", replace("path: revisions/v1", "path: ../../elsewhere"),
+                                       "refusé", "path: ../../elsewhere"),
+    "alias-bomb": (CH9, replace("chapter: '9'\n", "chapter: '9'\nx: &a [y, y, y, y, y, y, y, y]\nx2: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
+                                                   "x3: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nx4: [*c, *c, *c, *c, *c, *c, *c, *c]\n"),
+                   "alias trop nombreux", "x4: [*c"),
 }
 
 #: Editing a clause's text does not lock the whole base (`ruling show` must still read it);

@@ -1,0 +1,66 @@
+"""Whole-process times of `show` and `decide`, before and after a change, interleaved.
+
+    git archive <old-commit> | tar -x -C /tmp/before
+    python bench/bench_compare.py --before /tmp/before [--rounds 30]
+
+On a busy machine two separate `bench_cli.py` runs are not comparable (the floor,
+`python -c "import click"`, moves by 3× between runs); here every round runs the floor, the
+old and the new command in a random order, so they share the same load. The old code is
+the tree given by --before (put first on PYTHONPATH), each side with its own warm cache.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+COMMANDS = {
+    "show": ["show", "club:9-13"],
+    "decide": ["decide", "flop-irregulier", "--book", "club", "-a", "defaut=premature", "--json"],
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", required=True, type=Path, help="a source tree of the old version")
+    parser.add_argument("--rounds", type=int, default=30)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="ruling-compare-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("RULING_KB", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
+    sides = {"before": {**env, "PYTHONPATH": str(args.before.resolve()), "XDG_CACHE_HOME": str(work / "before")},
+             "after": {**env, "PYTHONPATH": str(HERE.parent), "XDG_CACHE_HOME": str(work / "after")}}
+    subprocess.run([PY, "-m", "compileall", "-q", str(args.before / "ruling"), str(HERE.parent / "ruling")],
+                   env=env, check=True)
+    runs = {"click": ([PY, "-c", "import click"], env)}
+    for side, side_env in sides.items():
+        for name, argv in COMMANDS.items():
+            runs[f"{name} {side}"] = ([PY, "-m", "ruling", *argv], side_env)
+    for cmd, run_env in runs.values():  # warm the caches
+        subprocess.run(cmd, env=run_env, capture_output=True, check=True)
+    times: dict[str, list[float]] = {k: [] for k in runs}
+    import time
+
+    for _ in range(args.rounds):
+        order = list(runs)
+        random.shuffle(order)
+        for key in order:
+            cmd, run_env = runs[key]
+            start = time.perf_counter()
+            subprocess.run(cmd, env=run_env, capture_output=True, check=True)
+            times[key].append(time.perf_counter() - start)
+    floor = statistics.median(times["click"])
+    print(f"| command | median (s) | × import click |\n|---|---|---|")
+    for key, values in times.items():
+        label = 'python -c "import click"' if key == "click" else f"ruling {key}"
+        print(f"| `{label}` | {statistics.median(values):.3f} | {statistics.median(values) / floor:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
