@@ -9,9 +9,20 @@ from dataclasses import dataclass
 
 
 class UserError(Exception):
-    """A request that cannot be served: unknown clause, bad answer, odd option."""
+    """A request that cannot be served: unknown clause, bad answer, odd option.
+
+    `suggestions` are the valid names the message proposes (« vouliez-vous … ? »), for `--json`.
+    """
 
     exit_code = 2
+
+    def __init__(self, message: str = "", suggestions=()):
+        super().__init__(message)
+        self.suggestions = list(suggestions)
+
+    def to_json(self) -> dict:
+        """The error document of `--json` (DESIGN.md): `{"error": {"message", "suggestions"}}`."""
+        return {"error": {"message": str(self), "suggestions": list(self.suggestions)}}
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,7 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
     if book is not None and book not in index.lexicon.books:
         from .model import _unknown
 
-        raise UserError(_unknown("le livre", book, index.lexicon.books))
+        raise _unknown("le livre", book, index.lexicon.books)
     _check_options(kind, limit)
     try:
         return _search(index, query if isinstance(query, str) else str(query), book, kind, limit)
@@ -1269,7 +1269,8 @@ HIGHLIGHT_RE = re.compile(r"\*\*(.+?)\*\*")
 
 
 def result_text(result: SearchResult, color: bool = False) -> str:
-    """The hits as `ruling search` prints them; matched words in colour, or `**…**` when piped."""
+    """The hits as `ruling search` prints them; matched words in colour, or plain text when piped
+    (the `**` of the snippets are for `--json` and Markdown readers)."""
     import click
 
     def paint(text, **style):
@@ -1290,5 +1291,7 @@ def result_text(result: SearchResult, color: bool = False) -> str:
         text = hit.snippet
         if color:
             text = HIGHLIGHT_RE.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), text)
+        else:
+            text = HIGHLIGHT_RE.sub(lambda m: m.group(1), text)
         lines += [head, f"    {text}"] if text else [head]
     return "\n".join(lines)
