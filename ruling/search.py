@@ -1123,20 +1123,44 @@ def _cached_index(digest: str) -> SearchIndex | None:
 
 
 def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
-    """Open a finished index directory, or None if it is incomplete or damaged."""
+    """Open a finished index directory, or None if it is incomplete or damaged.
+
+    whoosh leaves a file open when it cannot read it (a damaged table of contents), so every
+    file opened here is closed again when opening fails.
+    """
     from whoosh.filedb.filestore import FileStorage
 
+    opened: list = []
+
+    class _Storage(FileStorage):
+        def open_file(self, name, **kwargs):
+            f = super().open_file(name, **kwargs)
+            opened.append(f)
+            return f
+
+    index = None
     try:
         fmt, count = (path / MARKER).read_text(encoding="utf-8").split()
         if fmt != INDEX_FORMAT:
             return None
         lexicon = Lexicon.from_json(json.loads((path / LEXICON).read_text(encoding="utf-8")))
-        ix = FileStorage(str(path), readonly=True).open_index()
+        ix = _Storage(str(path), readonly=True).open_index()
         index = SearchIndex(ix, lexicon, path, cache_key)
         index.check(int(count))
         return index
     except Exception:
+        if index is not None:
+            _close_quietly(index.searcher)
+        for f in opened:
+            _close_quietly(f)
         return None
+
+
+def _close_quietly(resource) -> None:
+    try:
+        resource.close()
+    except Exception:
+        pass
 
 
 def _ram_index(docs: list[dict], glossary: list, books: list[str], cache_key: str) -> SearchIndex:
