@@ -17,8 +17,13 @@ from .errors import UserError
 
 def _set_kb_late(ctx, param, value):
     """`--kb` given after the command (`ruling show 9-13 --kb DOSSIER`) counts as if given before it."""
-    if value is not None:
-        ctx.find_root().obj["kb_path"] = value
+    if value is None:
+        return
+    root = ctx.find_root()
+    if root.obj is not None:
+        root.obj["kb_path"] = value
+    else:  # shell completion: the group's callback did not run, completion reads its params
+        root.params["kb_path"] = value
 
 
 class RulingCommand(FrenchCommand):

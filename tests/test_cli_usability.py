@@ -195,4 +195,6 @@ def test_completion_of_citations_books_and_procedures(runner):
 
 
 def test_completion_with_a_missing_base_completes_nothing(runner, tmp_path):
+    assert _complete(runner, "ruling show club:9-1")  # the bundled base completes
     assert _complete(runner, f"ruling --kb {tmp_path / 'nulle-part'} show club:9-1") == []
+    assert _complete(runner, f"ruling show --kb {tmp_path / 'nulle-part'} club:9-1") == []
