@@ -51,7 +51,8 @@ def _report_error(error: UserError, as_json: bool) -> int:
 
 
 class RulingGroup(FrenchHelpMixin, click.Group):
-    """Turns every user mistake (ours or click's) into one French line and exit status 2."""
+    """Turns every user mistake (ours or click's) into one French line and exit status 2 (a JSON
+    error document on stdout with --json); plain `ruling` prints the help."""
 
     command_class = RulingCommand
 
