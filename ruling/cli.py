@@ -288,7 +288,7 @@ def procedures(ctx, book, show_calculators, as_json):
         return
     kb = _kb(ctx)
     if book is not None:
-        kb.book(book)
+        book = kb.book(book).id  # CLUB is club
     procs = [p for p in kb.procedures if book is None or p.book == book]
     if as_json:
         _print_json({"procedures": [p.to_json() for p in procs]})
@@ -334,7 +334,7 @@ def ask(ctx, words, book, profile_file):
 
     kb = _kb(ctx)
     if book is not None:
-        kb.book(book)
+        book = kb.book(book).id  # CLUB is club
     profile = read_mapping_file(profile_file, "profil") if profile_file else {}
     run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty())
 

@@ -45,6 +45,8 @@ def test_citation_case_does_not_matter(run):
     assert upper.stdout == run("show", "club:9-13").stdout
     assert run("show", "Club@V1:8-11").stdout == run("show", "club@v1:8-11").stdout
     assert json.loads(run("show", "TDA:Relances-Insuffisantes", "--json").stdout)["citation"] == "tda:relances-insuffisantes"
+    assert run("show", "9-13", "--book", "CLUB").stdout == run("show", "club:9-13").stdout
+    assert run("procedures", "--book", "CLUB").stdout == run("procedures", "--book", "club").stdout != ""
 
 
 def test_a_book_in_the_citation_and_another_in_book_is_refused(run):
