@@ -10,29 +10,65 @@ import sys
 
 import click
 
+from . import completion
 from .click_fr import FrenchCommand, FrenchHelpMixin
 from .errors import RulingError, UserError
 from .journal_cli import journal_command, journal_options, journal_recorder
 
 
+def _set_kb_late(ctx, param, value):
+    """`--kb` given after the command (`ruling show 9-13 --kb DOSSIER`) counts as if given before it."""
+    if value is None:
+        return
+    root = ctx.find_root()
+    if root.obj is not None:
+        root.obj["kb_path"] = value
+    else:  # shell completion: the group's callback did not run, completion reads its params
+        root.params["kb_path"] = value
+
+
+class RulingCommand(FrenchCommand):
+    """A command that also accepts `--kb` after its name (hidden: the group's help documents it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params.append(click.Option(["--kb"], metavar="DOSSIER", hidden=True, expose_value=False,
+                                        callback=_set_kb_late, help="Dossier de la base de règles."))
+
+
+def _wants_json(args) -> bool:
+    """Whether the command line asks for `--json` (before any `--`): errors then print JSON too."""
+    args = list(sys.argv[1:] if args is None else args)
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
+def _report_error(error: RulingError, as_json: bool) -> int:
+    """One French line on stderr, or with `--json` the error document on stdout; the exit status."""
+    if as_json:
+        _print_json(error.to_json())
+    else:
+        click.echo(f"Erreur : {error}", err=True)
+    return error.exit_code
+
+
 class RulingGroup(FrenchHelpMixin, click.Group):
-    """Turns every user mistake (ours or click's) into one French line and exit status 2."""
+    """Turns every user mistake (ours or click's) into one French line and exit status 2 (a JSON
+    error document on stdout with --json); plain `ruling` prints the help."""
 
-    command_class = FrenchCommand
+    command_class = RulingCommand
 
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except RulingError as e:
-            click.echo(f"Erreur : {e}", err=True)
-            ctx.exit(e.exit_code)
+    def parse_args(self, ctx, args):
+        if not args and not ctx.resilient_parsing:  # plain `ruling`: the help, and no error
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             from .click_fr import unknown_command_fr
 
-            raise UserError(unknown_command_fr(name, list(self.commands)))
+            raise unknown_command_fr(name, list(self.commands))
         return super().resolve_command(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
@@ -51,13 +87,11 @@ class RulingGroup(FrenchHelpMixin, click.Group):
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False, **extra)
         except RulingError as e:
-            click.echo(f"Erreur : {e}", err=True)
-            rv = e.exit_code
+            rv = _report_error(e, _wants_json(args))
         except click.ClickException as e:
-            from .click_fr import usage_error_fr
+            from .click_fr import usage_error
 
-            click.echo(f"Erreur : {usage_error_fr(e)}", err=True)
-            rv = 2
+            rv = _report_error(usage_error(e), _wants_json(args))
         except click.Abort:
             click.echo("\nInterrompu.", err=True)
             rv = 1
@@ -81,7 +115,8 @@ def _print_json(data) -> None:
 @click.group(cls=RulingGroup, subcommand_metavar="COMMANDE [ARGUMENTS]...",
              context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--kb", "kb_path", envvar="RULING_KB", metavar="DOSSIER",
-              help="Dossier de la base de règles (par défaut : celle fournie avec ruling).")
+              help="Dossier de la base de règles (par défaut : celle fournie avec ruling) ; "
+                   "avant ou après la commande.")
 @click.version_option(package_name="ruling", message="ruling %(version)s", help="Affiche la version et quitte.")
 @click.pass_context
 def cli(ctx, kb_path):
@@ -93,8 +128,9 @@ def cli(ctx, kb_path):
 
 
 @cli.command()
-@click.argument("citation")
-@click.option("--book", metavar="LIVRE", help="Livre où chercher une règle citée sans livre (ex. club).")
+@click.argument("citation", metavar="CITATION", shell_complete=completion.citations)
+@click.option("--book", metavar="LIVRE", shell_complete=completion.book_ids,
+              help="Livre où chercher une règle citée sans livre (ex. club).")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON (objet règle).")
 @click.pass_context
 def show(ctx, citation, book, as_json):
@@ -113,7 +149,7 @@ def show(ctx, citation, book, as_json):
 
 
 @cli.command("list")
-@click.argument("book", required=False)
+@click.argument("book", required=False, metavar="[LIVRE]", shell_complete=completion.book_revisions)
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON.")
 @click.pass_context
 def list_(ctx, book, as_json):
@@ -186,7 +222,7 @@ def test_(ctx, book, as_json):
 
 
 @cli.command("diff")
-@click.argument("sides", nargs=-1, required=True, metavar="[ANCIEN] NOUVEAU")
+@click.argument("sides", nargs=-1, required=True, metavar="[ANCIEN] NOUVEAU", shell_complete=completion.book_revisions)
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON (changements, impact).")
 @click.option("--markdown", "as_markdown", is_flag=True, help="Sortie Markdown avec <del>/<ins> (site, lettre du club).")
 @click.option("--rulings", is_flag=True, help="Rejoue les scénarios et liste les décisions qui changent.")
@@ -229,8 +265,9 @@ def _decide_inputs(answer_pairs, answers_file, profile_file) -> tuple[dict, dict
 
 
 @cli.command()
-@click.argument("procedure")
-@click.option("--book", metavar="LIVRE", help="Livre de la procédure (facultatif si son id est unique).")
+@click.argument("procedure", metavar="PROCÉDURE", shell_complete=completion.procedure_ids)
+@click.option("--book", metavar="LIVRE", shell_complete=completion.book_ids,
+              help="Livre de la procédure (facultatif si son id est unique).")
 @click.option("-a", "--answer", "answer_pairs", multiple=True, metavar="QUESTION=RÉPONSE",
               help="Une réponse (répétable) : -a defaut=premature -a ordre-connu=oui.")
 @click.option("--answers", "answers_file", metavar="FICHIER", help="Fichier YAML question: réponse.")
@@ -263,7 +300,7 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 
 
 @cli.command()
-@click.option("--book", metavar="LIVRE", help="Seulement les procédures de ce livre.")
+@click.option("--book", metavar="LIVRE", shell_complete=completion.book_ids, help="Seulement les procédures de ce livre.")
 @click.option("--calculators", "show_calculators", is_flag=True, help="Liste plutôt les calculateurs et leurs entrées.")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON : procédures, questions et choix.")
 @click.pass_context
@@ -281,7 +318,7 @@ def procedures(ctx, book, show_calculators, as_json):
         return
     kb = _kb(ctx)
     if book is not None:
-        kb.book(book)
+        book = kb.book(book).id  # CLUB is club
     procs = [p for p in kb.procedures if book is None or p.book == book]
     if as_json:
         _print_json({"procedures": [p.to_json() for p in procs]})
@@ -290,8 +327,9 @@ def procedures(ctx, book, show_calculators, as_json):
 
 
 @cli.command("search")
-@click.argument("words", nargs=-1)
-@click.option("--book", metavar="LIVRE", help="Chercher seulement dans ce livre (club, tda, cash, infos).")
+@click.argument("words", nargs=-1, metavar="[MOTS]...")
+@click.option("--book", metavar="LIVRE", shell_complete=completion.book_ids,
+              help="Chercher seulement dans ce livre (club, tda, cash, infos).")
 @click.option("--kind", type=click.Choice(["clause", "procedure"]),
               help="Seulement des règles (clause) ou des procédures de décision (procedure).")
 @click.option("--limit", type=int, metavar="N", default=10, help="Nombre maximal de résultats (10 par défaut).")
@@ -313,8 +351,9 @@ def search_(ctx, words, book, kind, limit, as_json):
 
 
 @cli.command()
-@click.argument("words", nargs=-1)
-@click.option("--book", metavar="LIVRE", help="Seulement les situations de ce livre (club, tda, cash, infos).")
+@click.argument("words", nargs=-1, metavar="[MOTS]...")
+@click.option("--book", metavar="LIVRE", shell_complete=completion.book_ids,
+              help="Seulement les situations de ce livre (club, tda, cash, infos).")
 @click.option("--profile", "profile_file", metavar="FICHIER",
               help="Profil d'événement (YAML) : réponses aux questions de contexte.")
 @journal_options
@@ -326,7 +365,7 @@ def ask(ctx, words, book, profile_file, journal):
 
     kb = _kb(ctx)
     if book is not None:
-        kb.book(book)
+        book = kb.book(book).id  # CLUB is club
     profile = read_mapping_file(profile_file, "profil") if profile_file else {}
     recorder = journal_recorder(journal, profile)
     decision = run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty(),
@@ -336,7 +375,7 @@ def ask(ctx, words, book, profile_file, journal):
 
 
 @cli.command()
-@click.argument("situation")
+@click.argument("situation", metavar="SITUATION", shell_complete=completion.situations)
 @click.option("-a", "--answer", "answer_pairs", multiple=True, metavar="QUESTION=RÉPONSE",
               help="Une réponse commune aux livres (répétable) : -a cas=don.")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON : cas, décision de chaque livre, différences.")

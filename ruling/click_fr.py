@@ -5,8 +5,11 @@ name when he mistyped one.
 """
 from __future__ import annotations
 
+import re
+
 import click
 
+from .errors import shown
 from .model import closest
 
 
@@ -30,7 +33,7 @@ def usage_error_fr(err: click.ClickException) -> str:
     if isinstance(err, click.BadOptionUsage):
         return f"l'option {err.option_name} attend une valeur ; voir --help"
     if isinstance(err, click.BadParameter):
-        return f"valeur invalide pour {_param_name(err.param)} : {err.message}"
+        return _bad_value_fr(err)
     if isinstance(err, click.FileError):
         return f"fichier illisible : {err.ui_filename}"
     message = err.format_message()
@@ -42,14 +45,42 @@ def usage_error_fr(err: click.ClickException) -> str:
     return f"utilisation incorrecte : {message}"
 
 
-def unknown_command_fr(name: str, commands: list[str]) -> str:
+def _bad_value_fr(err: click.BadParameter) -> str:
+    """One French line for a value click's own types refuse (int, float, choice)."""
+    name = _param_name(err.param)
+    typed = re.match(r"^(['\"])(.*?)\1 is\b", err.message, re.S)
+    value = f", pas « {shown(typed.group(2))} »" if typed else ""
+    kind = getattr(err.param, "type", None)
+    if isinstance(kind, click.types.IntParamType):
+        return f"{name} attend un nombre entier (ex. 5){value}"
+    if isinstance(kind, click.types.FloatParamType):
+        return f"{name} attend un nombre (ex. 2.5){value}"
+    if isinstance(kind, click.Choice):
+        return f"{name} attend " + " ou ".join(map(str, kind.choices)) + value
+    return f"valeur invalide pour {name} : {err.message}"
+
+
+def usage_error(err: click.ClickException):
+    """A click usage error as our `UserError`: the French line and the names it suggests."""
+    from .errors import UserError
+
+    suggestions = sorted(err.possibilities or []) if isinstance(err, click.NoSuchOption) else []
+    if isinstance(err, click.BadParameter) and isinstance(getattr(err.param, "type", None), click.Choice):
+        suggestions = [str(c) for c in err.param.type.choices]
+    return UserError(usage_error_fr(err), suggestions=suggestions)
+
+
+def unknown_command_fr(name: str, commands: list[str]):
+    """The `UserError` for an unknown command, with the nearest command names."""
+    from .errors import UserError
+
     msg = f"commande inconnue : « {name} »"
     close = closest(name, commands, n=2)
     if close:
         msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
     else:
         msg += " ; commandes : " + ", ".join(sorted(commands))
-    return msg
+    return UserError(msg, suggestions=close)
 
 
 class FrenchHelpMixin:

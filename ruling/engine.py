@@ -41,7 +41,7 @@ def find_procedure(kb, procedure_id: str, book: str | None = None) -> Procedure:
         msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
     else:
         msg += " ; listez-les avec « ruling procedures" + (f" --book {book}" if book else "") + " »"
-    return _raise(msg)
+    return _raise(msg, close)
 
 
 def _close_matches(name: str, known: list[str], n: int, cutoff: float) -> list[str]:
@@ -49,8 +49,8 @@ def _close_matches(name: str, known: list[str], n: int, cutoff: float) -> list[s
     return difflib.get_close_matches(name, known, n=n, cutoff=cutoff) if len(name) <= MAX_SUGGESTED_NAME else []
 
 
-def _raise(msg: str):
-    raise UserError(msg[0].upper() + msg[1:])
+def _raise(msg: str, suggestions=()):
+    raise UserError(msg[0].upper() + msg[1:], suggestions=suggestions)
 
 
 # -- reading answers ---------------------------------------------------------------------------
@@ -241,7 +241,7 @@ def normalise_answers(procedure: Procedure, answers: dict, profile: dict | None 
                 close = _close_matches(qid, known, n=2, cutoff=0.5)
                 hint = (" ; vouliez-vous " + " ou ".join(close) + " ?") if close else ""
                 _raise(f"{what} une question inconnue de la procédure {procedure.id} : « {shown(qid)} »{hint} ; "
-                       f"questions : {', '.join(known) or '(aucune)'}")
+                       f"questions : {', '.join(known) or '(aucune)'}", close or known)
             values[qid] = parse_answer(question, raw)
     return values
 
@@ -328,8 +328,9 @@ class Analysis:
     paths: int = 0
 
 
-def analyse(procedure: Procedure, limit: int = 20000) -> Analysis:
-    """Walk every combination of finite answers the engine can ask, as the questionnaire would."""
+def analyse(procedure: Procedure, limit: int = 20000, start: dict | None = None) -> Analysis:
+    """Walk every combination of finite answers the engine can ask, as the questionnaire would
+    (from the answers in `start`, if given)."""
     result = Analysis()
     seen_pairs: set = set()
 
@@ -363,8 +364,14 @@ def analyse(procedure: Procedure, limit: int = 20000) -> Analysis:
         for value in question.domain:
             walk({**answers, qid: value})
 
-    walk({})
+    walk(dict(start or {}))
     return result
+
+
+def reachable_outcomes(procedure: Procedure, answers: dict) -> list[str]:
+    """The outcomes some further answers can still lead to from `answers`, in rule order."""
+    reached = analyse(procedure, start=answers).outcomes
+    return list(dict.fromkeys(r.outcome for r in procedure.rules if r.outcome in reached))
 
 
 # -- comparing books ------------------------------------------------------------------------------------
@@ -421,7 +428,7 @@ def compare(kb, situation: str, answers: dict | None = None) -> Comparison:
         known = sorted({p.situation for p in kb.procedures})
         close = _close_matches(situation, known, n=3, cutoff=0.5)
         hint = (" ; vouliez-vous " + " ou ".join(close) + " ?") if close else " ; listez-les avec « ruling procedures »"
-        _raise(f"la situation « {shown(situation)} » n'existe dans aucun livre{hint}")
+        _raise(f"la situation « {shown(situation)} » n'existe dans aucun livre{hint}", close)
     if answers:
         unknown = [k for k in answers if all(p.question(k) is None for p in procs)]
         if unknown:

@@ -10,9 +10,20 @@ from dataclasses import dataclass
 
 
 class RulingError(Exception):
-    """Every error `ruling` reports to a user: a French message and the exit status to end with."""
+    """Every error `ruling` reports to a user: a French message and the exit status to end with.
+
+    `suggestions` are the valid names the message proposes (« vouliez-vous … ? »), for `--json`.
+    """
 
     exit_code = 2
+
+    def __init__(self, message: str = "", suggestions=()):
+        super().__init__(message)
+        self.suggestions = list(suggestions)
+
+    def to_json(self) -> dict:
+        """The error document of `--json` (DESIGN.md): `{"error": {"message", "suggestions"}}`."""
+        return {"error": {"message": str(self), "suggestions": list(self.suggestions)}}
 
 
 class UserError(RulingError):

@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 
 from .errors import UserError, shown
 
-CITATION_RE = re.compile(r"^(?:(?P<book>[a-z0-9_-]+)(?:@(?P<rev>[A-Za-z0-9_.-]+))?:)?(?P<id>[^\s:@]+)$")
+#: What each `kind` of book.yaml is, in the words of the reader (CLI listing and site).
+BOOK_KIND_LABELS = {"tournament": "tournoi", "cash": "partie d'argent (cash game)", "house": "règles de la maison"}
+
+CITATION_RE = re.compile(r"^(?:(?P<book>[A-Za-z0-9_-]+)(?:@(?P<rev>[A-Za-z0-9_.-]+))?:)?(?P<id>[^\s:@]+)$")
 
 
 @dataclass
@@ -129,7 +132,7 @@ class Book:
         if rev_id is None:
             return self.current
         for rev in self.revisions:
-            if rev.id == rev_id:
+            if rev.id == rev_id or rev.id.lower() == rev_id.lower():
                 return rev
         known = ", ".join(r.id for r in self.revisions)
         raise UserError(f"la révision « {shown(rev_id)} » du livre {self.id} n'existe pas ; révisions connues : {known}")
@@ -178,10 +181,11 @@ class KnowledgeBase:
 
     # -- books -----------------------------------------------------------------
     def book(self, book_id: str) -> Book:
-        try:
-            return self._books[book_id]
-        except KeyError:
-            raise UserError(_unknown("le livre", book_id, list(self._books))) from None
+        """The book with this id (case does not matter: CLUB is club)."""
+        found = self._books.get(book_id) or self._books.get(book_id.lower())
+        if found is None:
+            raise _unknown("le livre", book_id, list(self._books))
+        return found
 
     # -- clauses ---------------------------------------------------------------
     def clauses(self, book: str | None = None, all_revisions: bool = False) -> list[Clause]:
@@ -204,23 +208,29 @@ class KnowledgeBase:
         m = CITATION_RE.match(citation)
         if not m:
             raise UserError(f"« {shown(citation)} » n'est pas une citation ; attendu par exemple club:9-13 ou 9-13")
-        book_id, rev_id, clause_id = m.group("book") or book, m.group("rev"), m.group("id")
+        named, rev_id, clause_id = m.group("book"), m.group("rev"), m.group("id")
+        if named and book and self.book(named).id != self.book(book).id:
+            same = [c.citation for c in self.clauses(self.book(book).id) if _same_id(c.id, clause_id)]
+            raise UserError(f"« {shown(citation)} » nomme déjà le livre {self.book(named).id}, et --book dit {book} ; "
+                            "gardez l'un des deux", suggestions=[f"{self.book(named).id}:{clause_id}"] + same)
+        book_id = named or book
         if book_id is None:
-            hits = [c for c in self._clauses.values() if c.current and c.id == clause_id]
+            hits = [c for c in self.clauses() if _same_id(c.id, clause_id)]
             if len(hits) == 1:
                 return hits[0]
             if len(hits) > 1:
-                names = ", ".join(c.citation for c in hits)
-                raise UserError(f"« {shown(clause_id)} » existe dans plusieurs livres : {names} ; précisez le livre")
-            raise UserError(_unknown("la règle", clause_id, [c.id for c in self.clauses()]))
+                names = [c.citation for c in hits]
+                raise UserError(f"« {shown(clause_id)} » existe dans plusieurs livres : {', '.join(names)} ; précisez le livre",
+                                suggestions=names)
+            raise _unknown("la règle", clause_id, [c.citation for c in self.clauses()], key=_clause_id)
         bk = self.book(book_id)
         rev = bk.revision(rev_id)
         for c in rev.clauses():
-            if c.id == clause_id:
+            if _same_id(c.id, clause_id):
                 return c
-        prefix = f"{book_id}@{rev_id}:" if rev_id else f"{book_id}:"
-        ids = [c.id for c in rev.clauses()]
-        raise UserError(_unknown("la règle", prefix + clause_id, [prefix + i for i in ids]))
+        prefix = f"{bk.id}@{rev.id}:" if rev_id else f"{bk.id}:"
+        elsewhere = [c.citation for c in self.clauses() if c.book != bk.id and _same_id(c.id, clause_id)]
+        raise _unknown("la règle", prefix + clause_id, [prefix + c.id for c in rev.clauses()], also=elsewhere)
 
     def cited_by(self, clause: Clause) -> list[str]:
         """Citations of the clauses whose refs point at this clause."""
@@ -255,15 +265,32 @@ class KnowledgeBase:
         }
 
 
-def _unknown(what: str, name: str, candidates: list[str]) -> str:
-    """`9-31 n'existe pas ; vouliez-vous 9-13 ?` with the closest existing names."""
-    close = closest(name, candidates)
+def _same_id(clause_id: str, typed: str) -> bool:
+    return clause_id == typed or clause_id.lower() == typed.lower()
+
+
+def _clause_id(citation: str) -> str:
+    return citation.rpartition(":")[2]
+
+
+def _unknown(what: str, name: str, candidates: list[str], key=None, also: list[str] = ()) -> UserError:
+    """`La règle « 9-31 » n'existe pas ; vouliez-vous club:9-13 ?`: the closest existing names
+    (compared through `key`, e.g. the clause id of a citation), then `also` (the same id elsewhere)."""
+    if key is None:
+        close = closest(name, candidates)
+    else:
+        by_key: dict[str, list[str]] = {}
+        for cand in candidates:
+            by_key.setdefault(key(cand), []).append(cand)
+        close = [c for k in closest(name, list(by_key)) for c in by_key[k]][:3]
+    close = list(also) + [c for c in close if c not in also]
     msg = f"{what} « {shown(name)} » n'existe pas"
     if close:
         msg += " ; vouliez-vous " + " ou ".join(close) + " ?"
     elif candidates and len(candidates) <= 10:
         msg += " ; connus : " + ", ".join(candidates)
-    return msg[0].upper() + msg[1:]
+        close = list(candidates)
+    return UserError(msg[0].upper() + msg[1:], suggestions=close)
 
 
 #: Names longer than this get no suggestion: no id is that long, and the distance is quadratic.

@@ -226,7 +226,9 @@ def _cell_text(proc, decision) -> str:
     needs = ", ".join(q.id for q in decision.missing)
     if decision.rule is not None:
         return f"[{decision.rule.outcome}] calcul selon {needs} ({cites})"
-    outcomes = ", ".join(r.outcome for r in proc.rules)
+    from .engine import reachable_outcomes
+
+    outcomes = ", ".join(reachable_outcomes(proc, decision.answers))
     return f"dépend de {needs} ; issues possibles : {outcomes}"
 
 
@@ -245,8 +247,21 @@ def _prompt(text: str, default=None) -> str:
         raise Quit from None
 
 
+def named_procedure(kb, words: str, book: str | None):
+    """The one procedure `words` names by id (`relance-insuffisante`, `tda:relance-insuffisante`), or None."""
+    name = words.strip().lower()
+    if ":" in name and book is None:
+        book, name = name.split(":", 1)
+    hits = [p for p in kb.procedures if p.id == name and (book is None or p.book == book.lower())]
+    return hits[0] if len(hits) == 1 else None
+
+
 def choose_situation(kb, words: str, book: str | None) -> object:
-    """Ask for words until some procedure matches, then let the TD pick one by number."""
+    """The procedure the words name by id (the hint `ruling search` prints), else ask for words
+    until some procedure matches, then let the TD pick one by number."""
+    direct = named_procedure(kb, words, book)
+    if direct is not None:
+        return direct
     first = True
     while True:
         if not words:

@@ -68,12 +68,17 @@ def clause_report(kb, clause, color: bool = False) -> str:
 
 
 def books_listing(kb) -> str:
+    """One entry per book: id and title, then its kind, revisions and rule counts (all, normative)."""
+    from .model import BOOK_KIND_LABELS
+
     lines = []
     for b in kb.books:
         revs = ", ".join(r.id + (" (partielle)" if r.partial else "") for r in b.revisions)
-        n = len(b.current.clauses())
+        clauses = b.current.clauses()
+        normative = sum(1 for c in clauses if c.kind == "normative")
         lines.append(f"{b.id:<6} {b.title}")
-        lines.append(f"       type : {b.kind} · révisions : {revs} · {n} règles")
+        lines.append(f"       type : {BOOK_KIND_LABELS.get(b.kind, b.kind)} · révisions : {revs} · "
+                     f"{len(clauses)} règles, dont {normative} normatives")
     return "\n".join(lines)
 
 

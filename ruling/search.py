@@ -120,7 +120,7 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
     if book is not None and book not in index.lexicon.books:
         from .model import _unknown
 
-        raise UserError(_unknown("le livre", book, index.lexicon.books))
+        raise _unknown("le livre", book, index.lexicon.books)
     _check_options(kind, limit)
     try:
         return _search(index, query if isinstance(query, str) else str(query), book, kind, limit)
@@ -1142,20 +1142,44 @@ def _cached_index(digest: str) -> SearchIndex | None:
 
 
 def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
-    """Open a finished index directory, or None if it is incomplete or damaged."""
+    """Open a finished index directory, or None if it is incomplete or damaged.
+
+    whoosh leaves a file open when it cannot read it (a damaged table of contents), so every
+    file opened here is closed again when opening fails.
+    """
     from whoosh.filedb.filestore import FileStorage
 
+    opened: list = []
+
+    class _Storage(FileStorage):
+        def open_file(self, name, **kwargs):
+            f = super().open_file(name, **kwargs)
+            opened.append(f)
+            return f
+
+    index = None
     try:
         fmt, count = (path / MARKER).read_text(encoding="utf-8").split()
         if fmt != INDEX_FORMAT:
             return None
         lexicon = Lexicon.from_json(json.loads((path / LEXICON).read_text(encoding="utf-8")))
-        ix = FileStorage(str(path), readonly=True).open_index()
+        ix = _Storage(str(path), readonly=True).open_index()
         index = SearchIndex(ix, lexicon, path, cache_key)
         index.check(int(count))
         return index
     except Exception:
+        if index is not None:
+            _close_quietly(index.searcher)
+        for f in opened:
+            _close_quietly(f)
         return None
+
+
+def _close_quietly(resource) -> None:
+    try:
+        resource.close()
+    except Exception:
+        pass
 
 
 def _ram_index(docs: list[dict], glossary: list, books: list[str], cache_key: str) -> SearchIndex:
@@ -1294,7 +1318,8 @@ HIGHLIGHT_RE = re.compile(r"\*\*(.+?)\*\*")
 
 
 def result_text(result: SearchResult, color: bool = False) -> str:
-    """The hits as `ruling search` prints them; matched words in colour, or `**…**` when piped."""
+    """The hits as `ruling search` prints them; matched words in colour, or plain text when piped
+    (the `**` of the snippets are for `--json` and Markdown readers)."""
     import click
 
     def paint(text, **style):
@@ -1315,5 +1340,7 @@ def result_text(result: SearchResult, color: bool = False) -> str:
         text = hit.snippet
         if color:
             text = HIGHLIGHT_RE.sub(lambda m: click.style(m.group(1), fg="yellow", bold=True), text)
+        else:
+            text = HIGHLIGHT_RE.sub(lambda m: m.group(1), text)
         lines += [head, f"    {text}"] if text else [head]
     return "\n".join(lines)

@@ -104,7 +104,7 @@ def test_check_json_lists_problems(run, kb_copy):
     assert "club" in data["coverage"]
 
 
-@pytest.mark.parametrize("args", [("show", "club:9-13"), ("list",), ("export", "--json")])
+@pytest.mark.parametrize("args", [("show", "club:9-13"), ("list",), ("export",)])
 def test_other_commands_refuse_a_broken_base(run, kb_copy, args):
     edit(kb_copy, "club/02-donne.yaml", "  - 2-17\n", "  - 2-71\n")
     result = run(*args, kb_path=kb_copy)
@@ -112,6 +112,15 @@ def test_other_commands_refuse_a_broken_base(run, kb_copy, args):
     assert result.output.count("\n") == 1
     assert result.output.startswith("Erreur : base de règles invalide : rulebook/club/02-donne.yaml:")
     assert "ref « 2-71 » de la règle 2-4 n'existe pas" in result.output
+
+
+def test_with_json_a_broken_base_is_a_json_error(run, kb_copy):
+    edit(kb_copy, "club/02-donne.yaml", "  - 2-17\n", "  - 2-71\n")
+    result = run("export", "--json", kb_path=kb_copy)
+    assert result.exit_code == 2
+    message = json.loads(result.stdout)["error"]["message"]
+    assert message.startswith("base de règles invalide : rulebook/club/02-donne.yaml:")
+    assert "ref « 2-71 » de la règle 2-4 n'existe pas" in message
 
 
 def test_a_ref_written_in_the_text_must_be_listed(run, kb_copy):

@@ -1,11 +1,12 @@
 """Property-based fuzzing of every command: whatever a user types, the CLI answers with
-exit 0, 1 or 2, a French line on error, and never a traceback.
+exit 0, 1 or 2, a French line on error (a JSON error document with --json), and never a traceback.
 
 The commands and their options are read from click itself, so a new command is fuzzed
 as soon as it exists. `RULING_FUZZ_EXAMPLES` sets the examples per command (default 400).
 """
 from __future__ import annotations
 
+import json
 import os
 
 import click
@@ -84,7 +85,11 @@ def check_result(result, argv):
         raise AssertionError((argv, repr(result.exception))) from result.exception
     assert "Traceback" not in result.output, argv
     if result.exit_code == 2:
-        assert "Erreur : " in result.output, (argv, result.output[-300:])
+        wants_json = "--json" in (argv[: argv.index("--")] if "--" in argv else argv)
+        if wants_json and "Erreur : " not in result.stderr:  # decide's missing answers: JSON, and the line
+            assert set(json.loads(result.stdout)) == {"error"}, (argv, result.output[-300:])
+        else:
+            assert "Erreur : " in result.output, (argv, result.output[-300:])
 
 
 @pytest.mark.parametrize("name", COMMANDS)

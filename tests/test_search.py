@@ -207,10 +207,11 @@ def test_command_json_shape(run):
     assert "club:9-9" in [h.get("citation") for h in data["hits"]]
 
 
-def test_command_piped_marks_words_with_stars_and_lists_procedures(run):
+def test_command_piped_is_plain_text_and_lists_procedures(run):
     result = run("search", "flop irregulier", "--limit", "5")
     assert result.exit_code == 0
-    assert "**" in result.output and "\x1b[" not in result.output
+    assert "**" not in result.output and "\x1b[" not in result.output
+    assert "Flop prématuré : le flop seul est repris" in result.output  # the matched words, unmarked
     assert "procédure flop-irregulier (club)" in result.output
     assert "ruling ask flop-irregulier --book club" in result.output
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 import http.server
+import importlib.util
+import os
 import random
 import threading
 from pathlib import Path
@@ -17,15 +19,43 @@ import pytest
 from conftest import ROOT
 from test_site import INJECTION, _paths, built_injected_site, built_site
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("RULING_CHROMIUM") or "/usr/bin/chromium")
 SCREENSHOTS = ROOT / "build" / "screenshots"
 #: How chromium must run here: as root, headless, and with no background calls to the outside.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-if not CHROMIUM.exists():
-    pytest.skip("chromium absent (/usr/bin/chromium) : lancez scripts/install-browser.sh", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright absent : lancez scripts/install-browser.sh")
+
+
+def browser_missing(chromium: Path = CHROMIUM) -> str | None:
+    """Why the browser tests cannot run here (French, for the summary), or None when they can."""
+    if not (chromium.is_file() and os.access(chromium, os.X_OK)):
+        return (f"chromium absent ({chromium}) : lancez en root scripts/install-browser.sh "
+                "(apt-get install chromium), ou RULING_CHROMIUM=/chemin/du/chromium")
+    if importlib.util.find_spec("playwright") is None:
+        return "playwright absent : lancez scripts/install-browser.sh"
+    return None
+
+
+def require_browser(reason: str | None, ci: bool) -> None:
+    """Skip with the reason, except in CI (CI=true) where a browser test that cannot run fails."""
+    if reason is None:
+        return
+    if ci:
+        pytest.fail(f"CI=true : les tests du navigateur doivent tourner ; {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+MISSING = browser_missing()
+IN_CI = os.environ.get("CI", "").lower() == "true"
+if MISSING and not IN_CI:  # one line in the summary for the whole module
+    pytest.skip(MISSING, allow_module_level=True)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _browser_available():
+    require_browser(MISSING, IN_CI)
+
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +81,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(_browser_available):
+    from playwright import sync_api
+
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield b

@@ -499,7 +499,7 @@ def _sort_key(term: str) -> str:
     return unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode().casefold()
 
 
-_KIND_LABELS = {"tournament": "tournoi", "cash": "partie d'argent (cash game)", "house": "règles de la maison"}
+from ..model import BOOK_KIND_LABELS as _KIND_LABELS  # noqa: E402  (shared with `ruling list`)
 _ORIGINS = {"procedure": "", "context": "contexte du livre", "calculator": "entrée du calcul"}
 _STATUS_PLURALS = {"unchanged": "inchangées", "typography": "typographie", "modified": "modifiées",
                    "renumbered": "renumérotées", "added": "ajoutées", "removed": "supprimées"}

@@ -1,0 +1,66 @@
+"""Shell completion of the names a user types: book ids, citations, procedure ids, situations.
+
+click does the shell side (`eval "$(_RULING_COMPLETE=bash_source ruling)"`, see README); these
+are the `shell_complete` callbacks of the arguments and options. The base is loaded as the
+commands load it (cached), from `--kb` or `RULING_KB`; a base that cannot be loaded completes
+nothing rather than printing an error into the shell.
+"""
+from __future__ import annotations
+
+import os
+
+
+def _kb(ctx):
+    from .errors import UserError
+    from .load import load_kb
+
+    path = ctx.find_root().params.get("kb_path") or os.environ.get("RULING_KB")
+    try:
+        return load_kb(path)
+    except (UserError, OSError):
+        return None
+
+
+def _matching(names, incomplete: str) -> list[str]:
+    """The names starting with what is typed (case does not matter), in order, once each."""
+    typed = incomplete.lower()
+    return [n for n in dict.fromkeys(names) if n.lower().startswith(typed)]
+
+
+def book_ids(ctx, param, incomplete: str) -> list[str]:
+    kb = _kb(ctx)
+    return _matching([b.id for b in kb.books], incomplete) if kb else []
+
+
+def book_revisions(ctx, param, incomplete: str) -> list[str]:
+    """`club`, then `club@v1`…: what `ruling list` and `ruling diff` accept."""
+    kb = _kb(ctx)
+    if kb is None:
+        return []
+    return _matching([name for b in kb.books for name in [b.id] + [f"{b.id}@{r.id}" for r in b.revisions]],
+                     incomplete)
+
+
+def citations(ctx, param, incomplete: str) -> list[str]:
+    """`club:9-13`, `club@v1:8-10`; a bare number completes within `--book` when it is given."""
+    kb = _kb(ctx)
+    if kb is None:
+        return []
+    book = ctx.params.get("book")
+    if book and ":" not in incomplete:
+        return _matching([c.id for c in kb.clauses(book.lower())], incomplete)
+    return _matching([c.citation for c in kb.clauses(all_revisions=True)], incomplete)
+
+
+def procedure_ids(ctx, param, incomplete: str) -> list[str]:
+    """Procedure ids, of the `--book` given if any."""
+    kb = _kb(ctx)
+    if kb is None:
+        return []
+    book = ctx.params.get("book")
+    return _matching(sorted(p.id for p in kb.procedures if not book or p.book == book.lower()), incomplete)
+
+
+def situations(ctx, param, incomplete: str) -> list[str]:
+    kb = _kb(ctx)
+    return _matching(sorted({p.situation for p in kb.procedures}), incomplete) if kb else []
