@@ -247,12 +247,7 @@ def journal_command(ctx, event, player, since, as_json, as_csv, as_markdown, rep
                     journal_path):
     """Le journal des décisions d'un événement : liste, exports, rejeu après une révision,
     annulation d'une décision saisie par erreur, anonymisation."""
-    try:
-        _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, journal_path)
-    except UserError as e:
-        if as_json:
-            click.echo(json.dumps({"error": str(e)}, ensure_ascii=False))
-        raise
+    _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, journal_path)
 
 
 def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, journal_path):

@@ -74,7 +74,8 @@ def test_the_readme_error_example_is_what_ruling_prints(run):
 # -- names in French ----------------------------------------------------------------------------
 
 FRENCH_METAVARS = {"OPTIONS", "COMMANDE", "ARGUMENTS", "CITATION", "LIVRE", "ANCIEN", "NOUVEAU", "PROCÉDURE",
-                   "MOTS", "SITUATION", "DOSSIER", "FICHIER", "N", "QUESTION", "RÉPONSE"}
+                   "MOTS", "SITUATION", "DOSSIER", "FICHIER", "N", "QUESTION", "RÉPONSE",
+                   "NOM", "SIÈGE", "TEXTE", "QUAND", "ÉVÉNEMENT"}
 
 
 @pytest.mark.parametrize("name", sorted(cli.commands))
@@ -82,10 +83,10 @@ def test_argument_and_option_names_are_french(run, name):
     help_text = run(name, "--help").stdout
     usage = help_text.splitlines()[0]
     assert re.match(rf"Utilisation : \S+ {name} ", usage)
-    names = set(re.findall(r"\b[A-ZÉ][A-ZÉ_]+\b|\b[A-Z]\b", usage))
+    names = set(re.findall(r"\b[A-ZÀ-Ý][A-ZÀ-Ý_]+\b|\b[A-Z]\b", usage))
     for option in cli.commands[name].params:
         if isinstance(option, click.Option) and not option.hidden and not option.is_flag and option.metavar:
-            names |= set(re.findall(r"[A-ZÉ]+", option.metavar))
+            names |= set(re.findall(r"[A-ZÀ-Ý]+", option.metavar))
     assert names <= FRENCH_METAVARS, names - FRENCH_METAVARS
 
 

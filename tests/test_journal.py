@@ -344,7 +344,7 @@ def test_filters_event_player_since(rule, run, jpath, clock):
     assert len(entries(run, jpath, "--since", today)) == 3
     bad = run("journal", "--journal", jpath, "--since", "hier")
     assert bad.exit_code == 2 and "--since « hier » invalide ; attendu une date AAAA-MM-JJ" in bad.stderr
-    assert json.loads(run("journal", "--journal", jpath, "--since", "hier", "--json").stdout)["error"].startswith("--since")
+    assert json.loads(run("journal", "--journal", jpath, "--since", "hier", "--json").stdout)["error"]["message"].startswith("--since")
 
 
 def test_anonymise_replaces_names_by_seats(rule, run, jpath):
@@ -376,7 +376,11 @@ def test_listing_an_absent_journal_creates_nothing(run, jpath):
 ])
 def test_conflicting_options(run, jpath, args, message):
     result = run("journal", "--journal", jpath, *args)
-    assert result.exit_code == 2 and message in result.stderr
+    assert result.exit_code == 2
+    if "--json" in args:  # with --json the error is the JSON document on stdout
+        assert message in json.loads(result.stdout)["error"]["message"] and not result.stderr
+    else:
+        assert message in result.stderr
 
 
 def test_bad_event_and_player(rule):
