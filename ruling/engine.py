@@ -12,7 +12,8 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .errors import UserError
-from .procedures import PLACEHOLDER_RE, Procedure, Question
+from .procedures import Procedure, Question
+from .templates import pick, render
 
 TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
 FALSE_WORDS = {"false", "non", "n", "no", "0", "faux"}
@@ -240,46 +241,29 @@ def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
     rule = matched[0]
     used = {qid: values[qid] for qid in rule.when}
     figures: dict = {}
-    if rule.compute:
-        from .calculators import get_calculator
-
-        calc = get_calculator(rule.compute)
-        inputs = [procedure.question(inp.id) for inp in calc.inputs]
+    namespace = {pid: p.value for pid, p in procedure.parameters.items()}
+    spec = procedure.calculator(rule)
+    if spec is not None:
+        inputs = [procedure.question(inp.id) for inp in spec.inputs]
         missing = [q for q in inputs if q.id not in values]
         if missing:
             return Decision(procedure, dict(values), missing=missing, rule=rule)
         for q in inputs:
             used[q.id] = values[q.id]
-        figures = calc({q.id: values[q.id] for q in inputs})
+            namespace[q.id] = values[q.id]
+        from .catalogue import run
+
+        figures = run(procedure.catalogue, spec.name, values, procedure.parameters)
+        namespace.update(figures)
     from .check import rule_hash_problems
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
     if stale:  # never rule on a text the procedure's author did not read
         raise UserError(f"décision refusée : {stale[0]}")
-    text = render(rule.decision, figures)
+    text = render(pick(rule.decision, figures.get("cas")), namespace, rule.each)
     citations = [kb.find(c.citation) for c in rule.cites]
     return Decision(procedure, used, rule=rule, decision=text, figures=figures,
                     citations=[c for c in citations if c is not None])
-
-
-def next_question(decision: Decision) -> Question | None:
-    """The question to ask now, or None once decided."""
-    return decision.missing[0] if decision.missing else None
-
-
-def figure_text(value) -> str:
-    """A calculator result as it reads in a French sentence."""
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    if isinstance(value, list):
-        return ", ".join(figure_text(v) for v in value) if value else "aucun"
-    if isinstance(value, int):
-        return str(value)
-    return str(value)
-
-
-def render(template: str, figures: dict) -> str:
-    return PLACEHOLDER_RE.sub(lambda m: figure_text(figures.get(m.group(1), m.group(0))), template)
 
 
 # -- static analysis (used by `ruling check`) ----------------------------------------------------------

@@ -19,7 +19,7 @@ from pathlib import Path
 from .errors import KnowledgeBaseError, Problem, UserError, shown
 from .model import Book, Chapter, Clause, KnowledgeBase, Revision
 
-CACHE_FORMAT = "3"  # bump when the parsed objects change shape
+CACHE_FORMAT = "4"  # bump when the parsed objects change shape
 
 #: A cross-reference written in a clause: "(cf 2-17)", "cf 2-18", "(cf 2-15 & 2-16)", "(5-2)".
 REF_IN_TEXT_RE = re.compile(r"\(cf\s*(\d+-\d+)(?:\s*&\s*(\d+-\d+))?\)|cf\s+(\d+-\d+)|\((\d+-\d+)\)")
@@ -306,8 +306,8 @@ def parse_kb(root: Path) -> tuple[KnowledgeBase, list[Problem]]:
     _check_refs(clauses_only, problems)
     from .procedures import load_procedures
 
-    procedures = load_procedures(clauses_only, root, schemas, problems)  # cites resolve against the clauses
-    kb = KnowledgeBase(books, procedures, glossary, str(root))
+    procedures, catalogue, parameters = load_procedures(clauses_only, root, schemas, problems)  # cites resolve against the clauses
+    kb = KnowledgeBase(books, procedures, glossary, str(root), catalogue=catalogue, parameters=parameters)
     return kb, problems
 
 
@@ -331,7 +331,7 @@ def _build_book(doc: YamlDoc, root: Path, schemas: Schemas, problems: list[Probl
                                     f"le document source « {rev.source} » n'existe pas"))
         current = i == len(data["revisions"]) - 1
         for chapter_file in sorted(rev_dir.glob("*.yaml")):
-            if chapter_file.name in ("book.yaml", "context.yaml"):  # context.yaml: procedures' shared questions
+            if chapter_file.name in ("book.yaml", "context.yaml", "parameters.yaml"):  # not chapters
                 continue
             cdoc = read_yaml(chapter_file, root, problems)
             if cdoc is None or not schemas.validate("chapter", cdoc, problems):

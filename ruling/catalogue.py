@@ -1,0 +1,187 @@
+"""Calculator declarations and book parameters: the data around the kernels of `calculators.py`.
+
+`rulebook/calculators.yaml` says, per calculator, which inputs it asks (French question text),
+which book parameters it reads, which figures and case keys it produces, and every refusal
+message; `rulebook/<book>/parameters.yaml` gives each book's thresholds with the clause they
+come from (as OpenFisca parameters do). Loaded with the base, validated by their schemas.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Problem, UserError
+from .templates import render
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One threshold of a book, with the clause that sets it."""
+
+    id: str
+    value: object
+    ref: str  # full citation of the clause
+    description: str = ""
+    line: int = 0
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "value": self.value, "ref": self.ref, "description": self.description}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A result of a calculator: a description, and for a list of records its fields and cases."""
+
+    name: str
+    text: str
+    fields: tuple = ()
+    cases: tuple = ()
+
+
+@dataclass
+class CalculatorSpec:
+    """What a calculator asks, reads and produces (the kernel itself is code)."""
+
+    name: str
+    description: str
+    inputs: list  # Question objects (origin "calculator")
+    parameters: dict  # parameter id -> "required" | "optional"
+    figures: dict  # name -> Figure
+    cases: tuple = ()
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "description": self.description,
+                "inputs": [q.to_json() for q in self.inputs], "parameters": dict(self.parameters),
+                "figures": {f.name: f.text for f in self.figures.values()}, "cases": list(self.cases)}
+
+
+@dataclass
+class Catalogue:
+    """Every calculator declaration, the input names used in refusals, and the refusal templates."""
+
+    calculators: dict = field(default_factory=dict)  # name -> CalculatorSpec
+    input_names: dict = field(default_factory=dict)  # input id -> French noun phrase
+    refusals: dict = field(default_factory=dict)  # code -> template
+
+    def get(self, name: str | None) -> CalculatorSpec | None:
+        return self.calculators.get(name) if name else None
+
+    def refusal_text(self, code: str, figures: dict) -> str:
+        """The one French line of a kernel's refusal."""
+        values = dict(figures)
+        if "entree" in values:
+            values["nom"] = self.input_names.get(values["entree"], values["entree"])
+        text = render(self.refusals[code], values)
+        return text[0].upper() + text[1:]
+
+    def to_json(self) -> dict:
+        return {"calculators": [c.to_json() for c in self.calculators.values()],
+                "input_names": dict(self.input_names), "refusals": dict(self.refusals)}
+
+    def listing(self) -> str:
+        """The calculators for rule editors: name, what it does, inputs, parameters, figures, cases."""
+        lines = []
+        for c in self.calculators.values():
+            lines.append(c.name)
+            lines.append(f"  {c.description}")
+            for q in c.inputs:
+                lines.append(f"  entrée {q.id} ({q.type}) : {q.text}")
+            for pid, need in c.parameters.items():
+                lines.append(f"  paramètre {pid}" + (" (facultatif)" if need == "optional" else ""))
+            lines.append("  chiffres : " + ", ".join(f"{f.name} ({f.text})" for f in c.figures.values()))
+            if c.cases:
+                lines.append("  cas : " + ", ".join(c.cases))
+            lines.append("")
+        return "\n".join(lines).rstrip()
+
+
+def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict:
+    """Run calculator `name` on answers keyed by input id and the book's parameters (id -> Parameter).
+    A refusal becomes a `UserError` with its French line."""
+    from .calculators import KERNELS, Refusal
+
+    spec = catalogue.get(name)
+    inputs = {q.id: values[q.id] for q in spec.inputs}
+    params = {pid: parameters[pid].value for pid in spec.parameters if pid in parameters}
+    try:
+        figures = KERNELS[name](inputs, params)
+    except Refusal as refusal:
+        raise UserError(catalogue.refusal_text(refusal.code, refusal.figures)) from None
+    unknown = set(figures) - set(spec.figures) - {"cas"}
+    if unknown:  # a programming error, caught by the tests
+        raise AssertionError(f"{name} returned undeclared figures {sorted(unknown)}")
+    return figures
+
+
+# -- loading ----------------------------------------------------------------------------------------
+
+def load_catalogue(root: Path, schemas, problems: list[Problem]) -> Catalogue:
+    """`rulebook/calculators.yaml`, checked against the kernels the code has."""
+    from .calculators import KERNELS
+    from .load import read_yaml
+    from .procedures import build_question, question_problems
+
+    path = root / "calculators.yaml"
+    catalogue = Catalogue()
+    if not path.is_file():
+        return catalogue
+    doc = read_yaml(path, root, problems)
+    if doc is None or not schemas.validate("calculators", doc, problems):
+        return catalogue
+    data = doc.data
+    inputs = {}
+    for qid, qdata in data["inputs"].items():
+        q = build_question(str(qid), {"type": "amount", **{k: v for k, v in qdata.items() if k != "name"}}, "calculator")
+        problems.extend(question_problems(q, doc, ("inputs", qid)))
+        inputs[q.id] = q
+        if "name" in qdata:
+            catalogue.input_names[q.id] = qdata["name"]
+    catalogue.refusals = dict(data["refusals"])
+    for name, cdata in data["calculators"].items():
+        line = doc.line("calculators", name)
+        if name not in KERNELS:
+            problems.append(Problem(doc.display, line, f"le calculateur « {name} » n'a pas de noyau dans "
+                                                       f"ruling/calculators.py ; noyaux : {', '.join(sorted(KERNELS))}"))
+            continue
+        missing = [i for i in cdata["inputs"] if i not in inputs]
+        if missing:
+            problems.append(Problem(doc.display, line, f"le calculateur « {name} » demande l'entrée « {missing[0]} » "
+                                                       "qui n'est pas déclarée sous inputs"))
+            continue
+        figures = {}
+        for fname, fdata in cdata["figures"].items():
+            if isinstance(fdata, str):
+                figures[fname] = Figure(fname, fdata)
+            else:
+                figures[fname] = Figure(fname, fdata["text"], tuple(fdata.get("fields") or {}),
+                                        tuple(fdata.get("cases") or ()))
+        catalogue.calculators[name] = CalculatorSpec(
+            name=name, description=cdata["description"], inputs=[inputs[i] for i in cdata["inputs"]],
+            parameters=dict(cdata.get("parameters") or {}), figures=figures, cases=tuple(cdata.get("cases") or ()))
+    for name in sorted(set(KERNELS) - set(catalogue.calculators)):
+        problems.append(Problem(doc.display, 1, f"le noyau « {name} » de ruling/calculators.py n'est pas déclaré "
+                                                "dans calculators.yaml"))
+    return catalogue
+
+
+def load_parameters(kb, root: Path, book_id: str, schemas, problems: list[Problem]) -> dict:
+    """`rulebook/<book>/parameters.yaml`: id -> Parameter, each `ref` resolved to a clause of the book."""
+    from .load import read_yaml
+
+    path = root / book_id / "parameters.yaml"
+    if not path.is_file():
+        return {}
+    doc = read_yaml(path, root, problems)
+    if doc is None or not schemas.validate("parameters", doc, problems):
+        return {}
+    out = {}
+    for pid, pdata in doc.data["parameters"].items():
+        ref = str(pdata["ref"])
+        citation = ref if ":" in ref else f"{book_id}:{ref}"
+        line = doc.line("parameters", pid)
+        if kb.find(citation) is None:
+            problems.append(Problem(doc.display, line, f"le paramètre « {pid} » renvoie à « {ref} », règle qui "
+                                                       f"n'existe pas dans le livre {book_id}"))
+            continue
+        out[str(pid)] = Parameter(str(pid), pdata["value"], citation, pdata.get("description", ""), line)
+    return out
