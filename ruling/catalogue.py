@@ -71,8 +71,7 @@ class Catalogue:
         values = dict(figures)
         if "entree" in values:
             values["nom"] = self.input_names.get(values["entree"], values["entree"])
-        text = render(self.refusals[code], values)
-        return text[0].upper() + text[1:]
+        return render(self.refusals[code], values)
 
     def to_json(self) -> dict:
         return {"calculators": [c.to_json() for c in self.calculators.values()],

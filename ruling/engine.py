@@ -317,6 +317,43 @@ def analyse(procedure: Procedure, limit: int = 20000) -> Analysis:
     return result
 
 
+# -- the decision tree (the flowcharts and the browser follow it) ----------------------------------------
+
+MAX_TREE_NODES = 2000  # a bigger tree is cut (`complete: false`) rather than exported whole
+
+
+def decision_tree(procedure: Procedure) -> dict:
+    """Every path of the question walk as a tree: question nodes with one edge per answer, then a
+    decision leaf; a computed decision's leaf first lists the amounts to ask (its input step).
+    `{"root": node, "nodes": n, "complete": bool}`; a node is `{"question": id, "answers":
+    [[value, node], ...]}`, `{"outcome": id}`, `{"outcome": id, "compute": name, "inputs": [ids]}`,
+    or `{"gap": true}` where no rule applies (a broken procedure `ruling check` reports)."""
+    count = [0]
+    complete = [True]
+
+    def visit(answers: dict) -> dict:
+        count[0] += 1
+        if count[0] > MAX_TREE_NODES:
+            complete[0] = False
+            return {"gap": True}
+        cands = candidates(procedure, answers)
+        matched = [rule for rule, pending in cands if not pending]
+        if matched:
+            rule = matched[0]
+            spec = procedure.calculator(rule)
+            if spec is None:
+                return {"outcome": rule.outcome}
+            return {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs]}
+        if not cands:
+            return {"gap": True}
+        qid = cands[0][1][0]
+        question = procedure.question(qid)
+        return {"question": qid, "answers": [[value, visit({**answers, qid: value})] for value in question.domain]}
+
+    root = visit({})
+    return {"root": root, "nodes": count[0], "complete": complete[0]}
+
+
 # -- comparing books ------------------------------------------------------------------------------------
 
 @dataclass
