@@ -62,6 +62,7 @@ class Catalogue:
     calculators: dict = field(default_factory=dict)  # name -> CalculatorSpec
     input_names: dict = field(default_factory=dict)  # input id -> French noun phrase
     refusals: dict = field(default_factory=dict)  # code -> template
+    lines: dict = field(default_factory=dict)  # calculator name -> line in calculators.yaml
 
     def get(self, name: str | None) -> CalculatorSpec | None:
         return self.calculators.get(name) if name else None
@@ -138,6 +139,7 @@ def load_catalogue(root: Path, schemas, problems: list[Problem]) -> Catalogue:
     catalogue.refusals = dict(data["refusals"])
     for name, cdata in data["calculators"].items():
         line = doc.line("calculators", name)
+        catalogue.lines[name] = line
         if name not in KERNELS:
             problems.append(Problem(doc.display, line, f"le calculateur « {name} » n'a pas de noyau dans "
                                                        f"ruling/calculators.py ; noyaux : {', '.join(sorted(KERNELS))}"))

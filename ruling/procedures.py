@@ -8,7 +8,6 @@ checks (exhaustive, no overlap, hashes) live in `ruling.check`.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -258,6 +257,12 @@ def load_procedures(kb, root, schemas, problems) -> tuple[list, object, dict]:
             mine.append(proc)
         problems.extend(unused_parameter_problems(root, book.id, parameters, mine))
         procedures.extend(mine)
+    used = {r.compute for p in procedures for r in p.rules}
+    for name in catalogue.calculators:
+        if name not in used:  # dead arithmetic: computed in two languages for nothing
+            problems.append(Problem(f"{root.name}/calculators.yaml", catalogue.lines.get(name, 1),
+                                    f"le calculateur « {name} » n'est utilisé par aucune procédure ; retirez-le "
+                                    "(et son noyau) ou citez-le dans une règle (compute)"))
     return procedures, catalogue, all_parameters
 
 

@@ -66,6 +66,11 @@ MUTATIONS = {
                          "cas « complete » inconnu dans la décision « regle-des-50 »", "complete:"),
     "case-left-without-sentence": (RAISE, regex(r"^      suivi: \"Relance insuffisante sans annonce.*\n", ""),
                                    "ne dit rien du cas « suivi »", "completee:"),
+    "calculator-no-procedure-uses": ("cash/procedures/mise-tapis-limite.yaml",
+                                     regex(r"^    compute: tapis-a-limite\n    decision:\n(      .*\n)+",
+                                           "    decision: La règle de la demi-mise s'applique.\n"),
+                                     "le calculateur « tapis-a-limite » n'est utilisé par aucune procédure",
+                                     "demi-mise"),
     "undeclared-kernel-input": ("calculators.yaml", replace("inputs: [minutes]", "inputs: [minutes, secondes]"),
                                 "demande l'entrée « secondes »", "inputs: [minutes, secondes]"),
 }

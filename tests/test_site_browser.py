@@ -210,6 +210,47 @@ def test_side_pots_are_computed_in_the_browser(page, server, kb):
     assert page.locator(".rq-decision-text").inner_text() == expected
 
 
+def test_every_computed_decision_runs_in_the_browser(page, server, kb):
+    """For each rule that computes, its first scenario played in the browser (clicking the answers,
+    typing the amounts) shows word for word the decision `ruling decide` prints."""
+    import re
+
+    from ruling.engine import decide_procedure, decision_tree, normalise_answers
+    from ruling.scenarios import read_scenario_files
+
+    files, problems = read_scenario_files(Path(kb.root), [b.id for b in kb.books])
+    assert not problems
+    played = set()
+    for file in files:
+        proc = next(p for p in kb.procedures if p.book == file.book and p.id == file.procedure)
+        for scenario in file.scenarios:
+            rule = proc.outcome(scenario["outcome"])
+            if rule.compute is None or (proc.citation, rule.outcome) in played:
+                continue
+            answers = normalise_answers(proc, scenario["answers"])
+            expected = decide_procedure(kb, proc, answers).decision
+            page.goto(server + f"procedures/{proc.book}/{proc.id}.html")
+            node = decision_tree(proc)["root"]
+            while "question" in node:
+                q = proc.question(node["question"])
+                value = answers[q.id]
+                label = ("Oui" if value else "Non") if q.type == "bool" else q.choices[value]
+                page.locator("button.rq-choice").filter(has_text=re.compile("^" + re.escape(label) + "$")).click()
+                node = next(child for v, child in node["answers"] if v == value and type(v) is type(value))
+            for qid in node["inputs"]:
+                value = answers[qid]
+                if proc.question(qid).type == "choice":
+                    page.select_option(f"select[name='{qid}']", value)
+                else:
+                    page.fill(f"input[name='{qid}']", ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+            page.locator("button.rq-calculate").click()
+            assert page.locator(".rq-error").inner_text() == "", (proc.citation, scenario["name"])
+            assert page.locator(".rq-decision-text").inner_text() == expected, (proc.citation, scenario["name"])
+            played.add((proc.citation, rule.outcome))
+    computed = {(p.citation, r.outcome) for p in kb.procedures for r in p.rules if r.compute}
+    assert played == computed
+
+
 def test_procedure_page_draws_its_flowchart(page, server):
     page.goto(server + "procedures/club/flop-irregulier.html")
     page.wait_for_selector("div.mermaid", timeout=15000)
