@@ -3,8 +3,8 @@
 The same rules are implemented by site/assets/kernels.js (`render`) for the browser: a boolean
 reads oui/non, a number as digits (decimal comma), a list of numbers joined by « , », an empty
 list « aucun », and a list of records through the rule's `each` template for that figure
-(keyed by the record's `cas` when it is a case map), one record per line at the top level and
-joined by « , » inside another record; a line left empty by an empty list is dropped.
+(keyed by the record's `cas` when it is a case map): one record per line when the placeholder
+stands alone on its line, else joined by « , »; a line left empty by an empty list is dropped.
 """
 from __future__ import annotations
 
@@ -36,20 +36,21 @@ def pick(template, case):
 def render(template: str, figures: dict, each: dict | None = None, depth: int = 0) -> str:
     """`template` with each `{{ name }}` replaced by its figure (left as is when unknown)."""
     each = each or {}
-
-    def one(match):
-        name = match.group(1)
-        if name not in figures:
-            return match.group(0)
-        value = figures[name]
-        if isinstance(value, list) and name in each:
-            items = [render(pick(each[name], item.get("cas")), {**figures, **item}, each, depth + 1) for item in value]
-            return ("\n" if depth == 0 else ", ").join(items)
-        return figure_text(value)
-
     lines = []
-    for line in template.split("\n"):  # a line that only held an empty list disappears
+    for line in template.split("\n"):
+        alone = depth == 0 and PLACEHOLDER_RE.fullmatch(line.strip()) is not None
+
+        def one(match, separator="\n" if alone else ", "):
+            name = match.group(1)
+            if name not in figures:
+                return match.group(0)
+            value = figures[name]
+            if isinstance(value, list) and name in each:
+                return separator.join(render(pick(each[name], item.get("cas")), {**figures, **item}, each, depth + 1)
+                                      for item in value)
+            return figure_text(value)
+
         text = PLACEHOLDER_RE.sub(one, line)
-        if text.strip() or not line.strip():
+        if text.strip() or not line.strip():  # a line that only held an empty list disappears
             lines.append(text)
     return "\n".join(lines)

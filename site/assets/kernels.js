@@ -308,20 +308,19 @@
   function render(template, figures, each, depth) {
     each = each || {};
     depth = depth || 0;
-    function one(all, name) {
-      if (!has(figures, name)) { return all; }
-      var value = figures[name];
-      if (Array.isArray(value) && has(each, name)) {
-        return value.map(function (item) {
-          var scope = Object.assign({}, figures, item);
-          return render(pick(each[name], item.cas), scope, each, depth + 1);
-        }).join(depth === 0 ? "\n" : ", ");
-      }
-      return figureText(value);
-    }
     var lines = [];
     template.split("\n").forEach(function (line) {
-      var text = line.replace(PLACEHOLDER, one);
+      var alone = depth === 0 && /^\{\{\s*[a-z][a-z0-9-]*\s*\}\}$/.test(line.trim());
+      var text = line.replace(PLACEHOLDER, function (all, name) {
+        if (!has(figures, name)) { return all; }
+        var value = figures[name];
+        if (Array.isArray(value) && has(each, name)) {
+          return value.map(function (item) {
+            return render(pick(each[name], item.cas), Object.assign({}, figures, item), each, depth + 1);
+          }).join(alone ? "\n" : ", ");
+        }
+        return figureText(value);
+      });
       if (text.trim() || !line.trim()) { lines.push(text); }
     });
     return lines.join("\n");
