@@ -10,6 +10,7 @@ engine turns into one French line from the refusal's template.
 """
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 SCALE = 1_000_000  # fractional parameters (0.5) are applied in millionths, exactly, in both languages
@@ -42,7 +43,7 @@ def _positive(value: int, entry: str) -> None:
 
 
 def _scaled(fraction) -> int:
-    return round(fraction * SCALE)
+    return math.floor(fraction * SCALE + 0.5)  # half up, as JavaScript's Math.round
 
 
 def _ceil_part(amount: int, fraction) -> int:
@@ -300,7 +301,9 @@ def missed_hands(inputs: dict, params: dict) -> dict:
     rounds, players = inputs["tours"], inputs["joueurs-a-la-table"]
     low, high = params.get("tours-exclusion-minimum"), params.get("tours-exclusion-maximum")
     if (low is not None and rounds < low) or (high is not None and rounds > high):
-        raise Refusal("tours-hors-limites", minimum=1 if low is None else low, maximum=high, tours=rounds)
+        if low is None or high is None:
+            raise Refusal("tours-au-plus" if low is None else "tours-au-moins", minimum=low, maximum=high, tours=rounds)
+        raise Refusal("tours-hors-limites", minimum=low, maximum=high, tours=rounds)
     _positive(rounds, "tours")
     if players < 2:
         raise Refusal("table-trop-petite", **{"joueurs-a-la-table": players})

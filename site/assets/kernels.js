@@ -259,8 +259,9 @@
     var rounds = inputs.tours, players = inputs["joueurs-a-la-table"];
     var low = params["tours-exclusion-minimum"], high = params["tours-exclusion-maximum"];
     if ((given(low) && rounds < low) || (given(high) && rounds > high)) {
-      throw new Refusal("tours-hors-limites", { minimum: given(low) ? low : 1, maximum: given(high) ? high : null,
-                                                tours: rounds });
+      var figures = { minimum: given(low) ? low : null, maximum: given(high) ? high : null, tours: rounds };
+      if (!given(low) || !given(high)) { throw new Refusal(given(low) ? "tours-au-moins" : "tours-au-plus", figures); }
+      throw new Refusal("tours-hors-limites", figures);
     }
     positive(rounds, "tours");
     if (players < 2) { throw new Refusal("table-trop-petite", { "joueurs-a-la-table": players }); }
