@@ -7,47 +7,48 @@ come from (as OpenFisca parameters do). Loaded with the base, validated by their
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import Problem, UserError
 from .templates import render
 
 
-@dataclass(frozen=True)
+# Plain classes, not dataclasses: this module is imported whenever a cached base is unpickled, and
+# building dataclasses costs milliseconds on every `ruling` command.
+
 class Parameter:
     """One threshold of a book, with the clause that sets it."""
 
-    id: str
-    value: object
-    ref: str  # full citation of the clause
-    description: str = ""
-    line: int = 0
+    __slots__ = ("id", "value", "ref", "description", "line")
+
+    def __init__(self, id: str, value, ref: str, description: str = "", line: int = 0):
+        self.id, self.value, self.ref, self.description, self.line = id, value, ref, description, line
 
     def to_json(self) -> dict:
         return {"id": self.id, "value": self.value, "ref": self.ref, "description": self.description}
 
 
-@dataclass(frozen=True)
 class Figure:
     """A result of a calculator: a description, and for a list of records its fields and cases."""
 
-    name: str
-    text: str
-    fields: tuple = ()
-    cases: tuple = ()
+    __slots__ = ("name", "text", "fields", "cases")
+
+    def __init__(self, name: str, text: str, fields: tuple = (), cases: tuple = ()):
+        self.name, self.text, self.fields, self.cases = name, text, fields, cases
 
 
-@dataclass
 class CalculatorSpec:
     """What a calculator asks, reads and produces (the kernel itself is code)."""
 
-    name: str
-    description: str
-    inputs: list  # Question objects (origin "calculator")
-    parameters: dict  # parameter id -> "required" | "optional"
-    figures: dict  # name -> Figure
-    cases: tuple = ()
+    __slots__ = ("name", "description", "inputs", "parameters", "figures", "cases")
+
+    def __init__(self, name: str, description: str, inputs: list, parameters: dict, figures: dict, cases: tuple = ()):
+        self.name = name
+        self.description = description
+        self.inputs = inputs  # Question objects (origin "calculator")
+        self.parameters = parameters  # parameter id -> "required" | "optional"
+        self.figures = figures  # name -> Figure
+        self.cases = cases
 
     def to_json(self) -> dict:
         return {"name": self.name, "description": self.description,
@@ -55,14 +56,16 @@ class CalculatorSpec:
                 "figures": {f.name: f.text for f in self.figures.values()}, "cases": list(self.cases)}
 
 
-@dataclass
 class Catalogue:
     """Every calculator declaration, the input names used in refusals, and the refusal templates."""
 
-    calculators: dict = field(default_factory=dict)  # name -> CalculatorSpec
-    input_names: dict = field(default_factory=dict)  # input id -> French noun phrase
-    refusals: dict = field(default_factory=dict)  # code -> template
-    lines: dict = field(default_factory=dict)  # calculator name -> line in calculators.yaml
+    __slots__ = ("calculators", "input_names", "refusals", "lines")
+
+    def __init__(self):
+        self.calculators: dict = {}  # name -> CalculatorSpec
+        self.input_names: dict = {}  # input id -> French noun phrase
+        self.refusals: dict = {}  # code -> template
+        self.lines: dict = {}  # calculator name -> line in calculators.yaml
 
     def get(self, name: str | None) -> CalculatorSpec | None:
         return self.calculators.get(name) if name else None

@@ -19,7 +19,7 @@ from pathlib import Path
 from .errors import KnowledgeBaseError, Problem, UserError, shown
 from .model import Book, Chapter, Clause, KnowledgeBase, Revision
 
-CACHE_FORMAT = "4"  # bump when the parsed objects change shape
+CACHE_FORMAT = "5"  # bump when the parsed objects change shape
 
 #: A cross-reference written in a clause: "(cf 2-17)", "cf 2-18", "(cf 2-15 & 2-16)", "(5-2)".
 REF_IN_TEXT_RE = re.compile(r"\(cf\s*(\d+-\d+)(?:\s*&\s*(\d+-\d+))?\)|cf\s+(\d+-\d+)|\((\d+-\d+)\)")
