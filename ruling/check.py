@@ -101,7 +101,6 @@ def procedure_problems(kb, proc) -> list[Problem]:
     """Static checks of one procedure: exhaustive, no overlap, every question used, calculators' inputs.
     Run at load time: a broken procedure stops every command, as a broken clause does. (Cite
     hashes are checked by `ruling check` only, so editing a clause never locks the other commands.)"""
-    from .calculators import get_calculator
     from .engine import analyse
 
     out: list[Problem] = []
@@ -123,19 +122,42 @@ def procedure_problems(kb, proc) -> list[Problem]:
                                                      "précédente couvre déjà toutes ses réponses"))
     used = {qid for rule in proc.rules for qid in rule.when}
     for rule in proc.rules:
-        calc = get_calculator(rule.compute) if rule.compute else None
-        if calc is not None:
-            used.update(inp.id for inp in calc.inputs)
-            for inp in calc.inputs:
-                own = proc.questions.get(inp.id)
-                if own is not None and own.type != inp.type:
-                    out.append(Problem(proc.file, rule.line, f"la question « {inp.id} » est de type {own.type} mais le "
-                                                             f"calculateur {calc.name} attend {inp.type}"))
+        spec = proc.calculator(rule)
+        if spec is None:
+            continue
+        used.update(inp.id for inp in spec.inputs)
+        for inp in spec.inputs:
+            own = proc.questions.get(inp.id)
+            if own is not None and (own.type != inp.type or list(own.choices) != list(inp.choices)):
+                want = inp.type + (" (" + ", ".join(inp.choices) + ")" if inp.choices else "")
+                out.append(Problem(proc.file, rule.line, f"la question « {inp.id} » ne correspond pas à l'entrée du "
+                                                         f"calculateur {spec.name}, qui attend {want}"))
     for qid in proc.questions:
         if qid not in used:
             out.append(Problem(proc.file, 1, f"la question « {qid} » de la procédure {proc.id} n'est utilisée par "
                                              "aucune règle ni aucun calculateur"))
     return out
+
+
+def unused_parameter_problems(root, book_id: str, parameters: dict, procedures: list) -> list[Problem]:
+    """A parameter that no calculator of the book's procedures reads and no decision names."""
+    from .templates import placeholders
+
+    read: set[str] = set()
+    for proc in procedures:
+        for rule in proc.rules:
+            spec = proc.calculator(rule)
+            if spec is not None:
+                read.update(spec.parameters)
+            texts = list(rule.decision.values()) if isinstance(rule.decision, dict) else [rule.decision]
+            for each in rule.each.values():
+                texts += list(each.values()) if isinstance(each, dict) else [each]
+            for text in texts:
+                read.update(placeholders(text))
+    display = f"{root.name}/{book_id}/parameters.yaml"
+    return [Problem(display, p.line, f"le paramètre « {p.id} » n'est lu par aucun calculateur ni aucune décision "
+                                     f"du livre {book_id} ; retirez-le ou utilisez-le")
+            for p in parameters.values() if p.id not in read]
 
 
 def hash_problems(kb, proc, missing: bool, stale: bool) -> list[Problem]:

@@ -308,15 +308,15 @@ def procedures(ctx, book, show_calculators, as_json):
     """Liste les procédures de décision avec leurs questions et leurs choix."""
     from .questionnaire import procedures_listing
 
-    if show_calculators:
-        from .calculators import calculators_json, calculators_listing
-
-        if as_json:
-            _print_json(calculators_json())
-        else:
-            click.echo(calculators_listing())
-        return
     kb = _kb(ctx)
+    if show_calculators:
+        if as_json:
+            data = kb.catalogue.to_json()
+            data["parameters"] = {b: [p.to_json() for p in ps.values()] for b, ps in kb.parameters.items()}
+            _print_json(data)
+        else:
+            click.echo(kb.catalogue.listing())
+        return
     if book is not None:
         book = kb.book(book).id  # CLUB is club
     procs = [p for p in kb.procedures if book is None or p.book == book]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from .errors import StaleCitationError, UserError, shown
 from .model import MAX_SUGGESTED_NAME
-from .procedures import PLACEHOLDER_RE, Procedure, Question
+from .procedures import Procedure, Question
+from .templates import pick, render
 
 TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
 FALSE_WORDS = {"false", "non", "n", "no", "0", "faux"}
@@ -274,46 +275,29 @@ def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
     rule = matched[0]
     used = {qid: values[qid] for qid in rule.when}
     figures: dict = {}
-    if rule.compute:
-        from .calculators import get_calculator
-
-        calc = get_calculator(rule.compute)
-        inputs = [procedure.question(inp.id) for inp in calc.inputs]
+    namespace = {pid: p.value for pid, p in procedure.parameters.items()}
+    spec = procedure.calculator(rule)
+    if spec is not None:
+        inputs = [procedure.question(inp.id) for inp in spec.inputs]
         missing = [q for q in inputs if q.id not in values]
         if missing:
             return Decision(procedure, dict(values), missing=missing, rule=rule)
         for q in inputs:
             used[q.id] = values[q.id]
-        figures = calc({q.id: values[q.id] for q in inputs})
+            namespace[q.id] = values[q.id]
+        from .catalogue import run
+
+        figures = run(procedure.catalogue, spec.name, values, procedure.parameters)
+        namespace.update(figures)
     from .check import rule_hash_problems
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
     if stale:  # never rule on a text the procedure's author did not read
         raise StaleCitationError(f"décision refusée : {stale[0]}")
-    text = render(rule.decision, figures)
+    text = render(pick(rule.decision, figures.get("cas")), namespace, rule.each)
     citations = [kb.find(c.citation) for c in rule.cites]
     return Decision(procedure, used, rule=rule, decision=text, figures=figures,
                     citations=[c for c in citations if c is not None])
-
-
-def next_question(decision: Decision) -> Question | None:
-    """The question to ask now, or None once decided."""
-    return decision.missing[0] if decision.missing else None
-
-
-def figure_text(value) -> str:
-    """A calculator result as it reads in a French sentence."""
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    if isinstance(value, list):
-        return ", ".join(figure_text(v) for v in value) if value else "aucun"
-    if isinstance(value, int):
-        return str(value)
-    return str(value)
-
-
-def render(template: str, figures: dict) -> str:
-    return PLACEHOLDER_RE.sub(lambda m: figure_text(figures.get(m.group(1), m.group(0))), template)
 
 
 # -- static analysis (used by `ruling check`) ----------------------------------------------------------
@@ -372,6 +356,43 @@ def reachable_outcomes(procedure: Procedure, answers: dict) -> list[str]:
     """The outcomes some further answers can still lead to from `answers`, in rule order."""
     reached = analyse(procedure, start=answers).outcomes
     return list(dict.fromkeys(r.outcome for r in procedure.rules if r.outcome in reached))
+
+
+# -- the decision tree (the flowcharts and the browser follow it) ----------------------------------------
+
+MAX_TREE_NODES = 2000  # a bigger tree is cut (`complete: false`) rather than exported whole
+
+
+def decision_tree(procedure: Procedure) -> dict:
+    """Every path of the question walk as a tree: question nodes with one edge per answer, then a
+    decision leaf; a computed decision's leaf first lists the amounts to ask (its input step).
+    `{"root": node, "nodes": n, "complete": bool}`; a node is `{"question": id, "answers":
+    [[value, node], ...]}`, `{"outcome": id}`, `{"outcome": id, "compute": name, "inputs": [ids]}`,
+    or `{"gap": true}` where no rule applies (a broken procedure `ruling check` reports)."""
+    count = [0]
+    complete = [True]
+
+    def visit(answers: dict) -> dict:
+        count[0] += 1
+        if count[0] > MAX_TREE_NODES:
+            complete[0] = False
+            return {"gap": True}
+        cands = candidates(procedure, answers)
+        matched = [rule for rule, pending in cands if not pending]
+        if matched:
+            rule = matched[0]
+            spec = procedure.calculator(rule)
+            if spec is None:
+                return {"outcome": rule.outcome}
+            return {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs]}
+        if not cands:
+            return {"gap": True}
+        qid = cands[0][1][0]
+        question = procedure.question(qid)
+        return {"question": qid, "answers": [[value, visit({**answers, qid: value})] for value in question.domain]}
+
+    root = visit({})
+    return {"root": root, "nodes": count[0], "complete": complete[0]}
 
 
 # -- comparing books ------------------------------------------------------------------------------------

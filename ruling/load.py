@@ -25,7 +25,7 @@ from .schemas import Schemas
 
 __all__ = ["cache_dir", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
 
-CACHE_FORMAT = "5"  # bump when the parsed objects or the snapshot change shape
+CACHE_FORMAT = "6"  # bump when the parsed objects or the snapshot change shape
 KB_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_BASE_FILES = 20_000  # a federation of 20 books x 500 clauses holds ~600 files
 MAX_BASE_BYTES = 256 * 2**20
@@ -341,8 +341,8 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
 
     # cites resolve against the clauses; a cite into a book whose file did not load is not
     # reported (the file's own problem is the cause)
-    procedures = load_procedures(clauses_only, snap, schemas, problems, unloaded)
-    kb = KnowledgeBase(books, procedures, glossary, str(root))
+    procedures, catalogue, parameters = load_procedures(clauses_only, snap, schemas, problems, unloaded)
+    kb = KnowledgeBase(books, procedures, glossary, str(root), catalogue=catalogue, parameters=parameters)
     return kb, problems
 
 
@@ -412,7 +412,7 @@ def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[P
         current = i == len(data["revisions"]) - 1
         chapters_seen: dict[str, str] = {}
         for chapter_rel in snap.children(rev_rel):
-            if posixpath.basename(chapter_rel) in ("book.yaml", "context.yaml"):  # context: procedures' questions
+            if posixpath.basename(chapter_rel) in ("book.yaml", "context.yaml", "parameters.yaml"):  # not chapters
                 continue
             cdoc = read_yaml(snap, chapter_rel, problems)
             if cdoc is None or not schemas.validate("chapter", cdoc, problems):

@@ -165,8 +165,11 @@ class KnowledgeBase:
     """Every book, clause and procedure, with lookups by citation and backlinks."""
 
     def __init__(self, books: list[Book], procedures: list | None = None,
-                 glossary: list | None = None, root: str = "", digest: str = ""):
+                 glossary: list | None = None, root: str = "", digest: str = "",
+                 catalogue=None, parameters: dict | None = None):
         self.books = books
+        self.catalogue = catalogue  # calculator declarations (ruling.catalogue.Catalogue)
+        self.parameters = parameters or {}  # book id -> {parameter id -> Parameter}
         self.procedures = procedures or []
         self.glossary = glossary or []
         self.root = root

@@ -8,31 +8,69 @@ faster than JSON. Each object is the tuple of its dataclass fields in declaratio
 from __future__ import annotations
 
 import marshal
-from dataclasses import astuple, fields
+from dataclasses import astuple, fields, replace
 
+from .catalogue import CalculatorSpec, Catalogue, Figure, Parameter
 from .model import Book, Chapter, Clause, KnowledgeBase, Revision
 from .procedures import Cite, Procedure, Question, Rule
 
 _CLASSES = (Clause, Chapter, Revision, Book, Question, Cite, Rule, Procedure)
-SHAPE = ";".join(f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in _CLASSES)
+_PLAIN = (Parameter, Figure, CalculatorSpec, Catalogue)  # classes with __slots__, not dataclasses
+SHAPE = ";".join([f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in _CLASSES]
+                 + [f"{c.__name__}:{','.join(c.__slots__)}" for c in _PLAIN])
 MAGIC = "ruling-kb"
 
 
 def dumps(kb: KnowledgeBase) -> bytes:
-    """`kb` as marshal bytes of plain data."""
-    data = (MAGIC, SHAPE, kb.digest, [astuple(b) for b in kb.books],
-            [astuple(p) for p in kb.procedures], kb.glossary)
+    """`kb` as marshal bytes of plain data. Procedures share the base's catalogue and their
+    book's parameters: those are written once and linked back on reading."""
+    procedures = [astuple(replace(p, catalogue=None, parameters={})) for p in kb.procedures]
+    parameters = {book: {pid: _slots(p) for pid, p in params.items()} for book, params in kb.parameters.items()}
+    data = (MAGIC, SHAPE, kb.digest, [astuple(b) for b in kb.books], procedures, kb.glossary,
+            _catalogue_data(kb.catalogue), parameters)
     return marshal.dumps(data)
 
 
 def loads(blob: bytes, root: str) -> KnowledgeBase:
     """The KnowledgeBase in `blob`; raises (ValueError, TypeError, IndexError…) on anything else."""
-    magic, shape, digest, books, procedures, glossary = marshal.loads(blob)
+    magic, shape, digest, books, procedures, glossary, catalogue_data, parameters_data = marshal.loads(blob)
     if magic != MAGIC or shape != SHAPE:
         raise ValueError("another format")
     if not isinstance(glossary, list) or not isinstance(digest, str):
         raise TypeError("glossary")
-    return KnowledgeBase([_book(b) for b in books], [_proc(p) for p in procedures], glossary, root, digest)
+    catalogue = _catalogue(catalogue_data)
+    parameters = {book: {pid: Parameter(*p) for pid, p in params.items()} for book, params in parameters_data.items()}
+    procs = [_proc(p) for p in procedures]
+    for proc in procs:
+        proc.catalogue, proc.parameters = catalogue, parameters.get(proc.book, {})
+    return KnowledgeBase([_book(b) for b in books], procs, glossary, root, digest,
+                         catalogue=catalogue, parameters=parameters)
+
+
+def _slots(obj) -> tuple:
+    return tuple(getattr(obj, name) for name in obj.__slots__)
+
+
+def _catalogue_data(catalogue: Catalogue | None):
+    if catalogue is None:
+        return None
+    calculators = {name: (c.name, c.description, [astuple(q) for q in c.inputs], dict(c.parameters),
+                          {f.name: _slots(f) for f in c.figures.values()}, tuple(c.cases))
+                   for name, c in catalogue.calculators.items()}
+    return (calculators, dict(catalogue.input_names), dict(catalogue.refusals), dict(catalogue.lines))
+
+
+def _catalogue(data) -> Catalogue | None:
+    if data is None:
+        return None
+    calculators, input_names, refusals, lines = data
+    catalogue = Catalogue()
+    for name, (cname, description, inputs, params, figures, cases) in calculators.items():
+        catalogue.calculators[name] = CalculatorSpec(
+            cname, description, [Question(*q) for q in inputs], dict(params),
+            {fname: Figure(*f) for fname, f in figures.items()}, tuple(cases))
+    catalogue.input_names, catalogue.refusals, catalogue.lines = dict(input_names), dict(refusals), dict(lines)
+    return catalogue
 
 
 def _book(b: tuple) -> Book:

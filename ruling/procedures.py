@@ -8,14 +8,13 @@ checks (exhaustive, no overlap, hashes) live in `ruling.check`.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 
 from .errors import Problem
+from .templates import placeholders
 
 FINITE_TYPES = ("choice", "bool")
 QUESTION_TYPES = ("choice", "bool", "amount", "amounts")
-PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 
 
 def text_hash(text: str) -> str:
@@ -85,11 +84,12 @@ class Rule:
 
     when: dict[str, tuple]  # question id -> allowed answers
     outcome: str
-    decision: str
+    decision: str | dict  # a template, or case key -> template (chosen by the calculator's `cas`)
     cites: list[Cite]
     compute: str | None = None
     line: int = 0
     fault: str | None = None  # the fault this outcome records against the player (the sanction ladder counts it)
+    each: dict = field(default_factory=dict)  # record-list figure -> template (or case map) per record
 
     def matches(self, answers: dict) -> bool:
         return all(q in answers and answers[q] in allowed for q, allowed in self.when.items())
@@ -97,7 +97,7 @@ class Rule:
     def to_json(self) -> dict:
         return {"when": {q: list(v) if len(v) > 1 else v[0] for q, v in self.when.items()},
                 "outcome": self.outcome, "decision": self.decision, "compute": self.compute,
-                "cites": [c.citation for c in self.cites]}
+                "each": dict(self.each), "cites": [c.citation for c in self.cites]}
 
 
 @dataclass
@@ -115,6 +115,8 @@ class Procedure:
     file: str = ""
     note: str | None = None
     faults: dict[str, str] = field(default_factory=dict)  # fault id -> French label, for `fault:` of the rules
+    catalogue: object = None  # the calculators' declarations (ruling.catalogue.Catalogue)
+    parameters: dict = field(default_factory=dict)  # the book's parameters, id -> Parameter
 
     def question(self, qid: str) -> Question | None:
         """The procedure's own question, else the book's context question, else a calculator input."""
@@ -126,17 +128,16 @@ class Procedure:
 
     def calculator_inputs(self) -> dict[str, Question]:
         """The inputs of every calculator the rules use, as questions (a procedure question of the same id wins)."""
-        from .calculators import get_calculator
-
         out: dict[str, Question] = {}
         for rule in self.rules:
-            if rule.compute:
-                calc = get_calculator(rule.compute)
-                if calc is None:
-                    continue
-                for inp in calc.inputs:
-                    out.setdefault(inp.id, self.questions.get(inp.id) or inp.question())
+            spec = self.catalogue.get(rule.compute) if self.catalogue is not None else None
+            for inp in spec.inputs if spec is not None else ():
+                out.setdefault(inp.id, self.questions.get(inp.id) or inp)
         return out
+
+    def calculator(self, rule: Rule):
+        """The declaration of the calculator `rule` computes with, or None."""
+        return self.catalogue.get(rule.compute) if self.catalogue is not None else None
 
     def used_questions(self) -> list[Question]:
         """Every question some rule may ask: `when` keys, then calculator inputs."""
@@ -183,14 +184,14 @@ class Procedure:
 
 # -- loading ---------------------------------------------------------------------------------
 
-def _question(qid: str, data: dict, origin: str) -> Question:
+def build_question(qid: str, data: dict, origin: str) -> Question:
     choices = {str(k): v for k, v in (data.get("choices") or {}).items()}
     qtype = data.get("type") or ("choice" if choices else "bool")
     return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
                     help=data.get("help"), origin=origin, journal=data.get("journal"))
 
 
-def _question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
+def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
     """A question whose declaration contradicts its type."""
     out = []
     line = doc.line(*keys)
@@ -219,23 +220,30 @@ def load_context(snap, book_id: str, schemas, problems: list[Problem]) -> dict[s
         return {}
     out = {}
     for qid, data in (doc.data.get("questions") or {}).items():
-        q = _question(str(qid), data, "context")
-        problems.extend(_question_problems(q, doc, ("questions", qid)))
+        q = build_question(str(qid), data, "context")
+        problems.extend(question_problems(q, doc, ("questions", qid)))
         out[q.id] = q
     return out
 
 
-def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> list:
-    """Parse every book's procedures from the base's snapshot; problems are appended, never raised.
-
-    A cite into a book in `unloaded` (one of its files did not load) is not reported."""
-    from .check import procedure_problems
+def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[list, object, dict]:
+    """Parse, from the base's snapshot, the calculators' declarations, every book's parameters and
+    procedures; problems are appended, never raised. Returns (procedures, catalogue, parameters by
+    book). A cite into a book in `unloaded` (one of its files did not load) is not reported."""
+    from .catalogue import load_catalogue, load_parameters
+    from .check import procedure_problems, unused_parameter_problems
     from .load import read_yaml
 
+    root = Path(snap.root)
+    catalogue = load_catalogue(snap, schemas, problems)
     procedures: list[Procedure] = []
+    all_parameters: dict = {}
     for book in kb.books:
         context = load_context(snap, book.id, schemas, problems)
+        parameters = load_parameters(kb, snap, book.id, schemas, problems)
+        all_parameters[book.id] = parameters
         seen: dict[str, str] = {}
+        mine = []
         folder = f"{book.id}/procedures"
         if snap.kind(folder) == "file":
             problems.append(Problem(snap.display(folder), 0, "« procedures » est un fichier ; attendu un dossier "
@@ -245,7 +253,7 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> list:
             doc = read_yaml(snap, rel, problems)
             if doc is None or not schemas.validate("procedure", doc, problems):
                 continue
-            proc = _build_procedure(kb, book.id, doc, context, problems, unloaded)
+            proc = _build_procedure(kb, book.id, doc, context, catalogue, parameters, problems, unloaded)
             if proc is None:
                 continue
             if proc.id in seen:
@@ -254,14 +262,74 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> list:
                 continue
             seen[proc.id] = doc.display
             problems.extend(procedure_problems(kb, proc))
-            procedures.append(proc)
-    return procedures
+            mine.append(proc)
+        problems.extend(unused_parameter_problems(root, book.id, parameters, mine))
+        procedures.extend(mine)
+    used = {r.compute for p in procedures for r in p.rules}
+    for name in catalogue.calculators:
+        if name not in used:  # dead arithmetic: computed in two languages for nothing
+            problems.append(Problem(f"{root.name}/calculators.yaml", catalogue.lines.get(name, 1),
+                                    f"le calculateur « {name} » n'est utilisé par aucune procédure ; retirez-le "
+                                    "(et son noyau) ou citez-le dans une règle (compute)"))
+    return procedures, catalogue, all_parameters
 
 
-def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Problem],
-                     unloaded=frozenset()) -> Procedure | None:
-    from .calculators import get_calculator, calculator_names
+def _template_problems(doc, where: tuple, outcome: str, template, names: set, cases: tuple, what: str) -> list[Problem]:
+    """A template (or case map) naming a figure nobody produces, or keyed by unknown or missing cases."""
+    out = []
+    line = doc.line(*where)
+    if isinstance(template, dict):
+        if not cases:
+            return [Problem(doc.display, line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
+                                               "pas de cas ; écrivez une seule phrase")]
+        for key in template:
+            if key not in cases:
+                out.append(Problem(doc.display, line, f"cas « {key} » inconnu dans la décision « {outcome} » ; "
+                                                      f"cas de {what} : {', '.join(cases)}"))
+        for key in cases:
+            if key not in template:
+                out.append(Problem(doc.display, line, f"la décision « {outcome} » ne dit rien du cas « {key} » de {what}"))
+        texts = list(template.values())
+    else:
+        texts = [template]
+    for text in texts:
+        for name in placeholders(text):
+            if name not in names:
+                out.append(Problem(doc.display, line, f"la décision « {outcome} » utilise {{{{ {name} }}}} que ni "
+                                                      f"{what} ni les paramètres du livre ne produisent ; chiffres : "
+                                                      f"{', '.join(sorted(names)) or '(aucun)'}"))
+    return out
 
+
+def _compute_problems(doc, i: int, rdata: dict, spec, parameters: dict, book_id: str) -> list[Problem]:
+    """The calculator's parameters exist in the book; the decision and `each` templates use only its figures."""
+    outcome = rdata["outcome"]
+    out = []
+    what = f"le calculateur {spec.name}" if spec is not None else "cette règle (sans calcul)"
+    for pid, need in (spec.parameters.items() if spec is not None else ()):
+        if need == "required" and pid not in parameters:
+            out.append(Problem(doc.display, doc.line("rules", i, "compute"),
+                               f"le calculateur {spec.name} lit le paramètre « {pid} », inconnu du livre {book_id} ; "
+                               f"ajoutez-le à {book_id}/parameters.yaml avec la règle qui le fixe"))
+    names = set(parameters)
+    if spec is not None:
+        names |= {q.id for q in spec.inputs} | set(spec.figures)
+    out += _template_problems(doc, ("rules", i, "decision"), outcome, rdata["decision"], names,
+                              spec.cases if spec is not None else (), what)
+    for fname, template in (rdata.get("each") or {}).items():
+        figure = spec.figures.get(fname) if spec is not None else None
+        if figure is None or not figure.fields:
+            out.append(Problem(doc.display, doc.line("rules", i, "each"),
+                               f"each « {fname} » : {what} ne produit pas de liste « {fname} »"))
+            continue
+        fields = set(figure.fields) | {f for g in spec.figures.values() for f in g.fields} | names
+        out += _template_problems(doc, ("rules", i, "each"), outcome, template, fields, figure.cases,
+                                  f"la liste {fname}")
+    return out
+
+
+def _build_procedure(kb, book_id: str, doc, context: dict, catalogue, parameters: dict,
+                     problems: list[Problem], unloaded=frozenset()) -> Procedure | None:
     data = doc.data
     before = len(problems)
     if data["id"] != doc.path.stem:
@@ -269,13 +337,14 @@ def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Proble
                                 f"l'id « {data['id']} » diffère du nom du fichier « {doc.path.stem} »"))
     questions = {}
     for qid, qdata in (data.get("questions") or {}).items():
-        q = _question(str(qid), qdata, "procedure")
-        problems.extend(_question_problems(q, doc, ("questions", qid)))
+        q = build_question(str(qid), qdata, "procedure")
+        problems.extend(question_problems(q, doc, ("questions", qid)))
         questions[q.id] = q
     proc = Procedure(id=data["id"], book=book_id, situation=data["situation"], title=data["title"],
                      keywords=list(data.get("keywords") or []), questions=questions, context=context,
                      rules=[], file=doc.display, note=data.get("note"),
-                     faults={str(k): v for k, v in (data.get("faults") or {}).items()})
+                     faults={str(k): v for k, v in (data.get("faults") or {}).items()},
+                     catalogue=catalogue, parameters=parameters)
     outcomes: dict[str, int] = {}
     for i, rdata in enumerate(data["rules"]):
         line = doc.line("rules", i)
@@ -314,19 +383,13 @@ def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Proble
             cites.append(Cite(written=base, citation=clause.citation, hash=digest or None,
                               line=doc.line("rules", i, "cites")))
         compute = rdata.get("compute")
-        outputs: set[str] = set()
-        if compute:
-            calc = get_calculator(compute)
-            if calc is None:
-                problems.append(Problem(doc.display, doc.line("rules", i, "compute"),
-                                        f"calculateur « {compute} » inconnu ; calculateurs : {', '.join(calculator_names())}"))
-            else:
-                outputs = set(calc.outputs)
-        for name in PLACEHOLDER_RE.findall(rdata["decision"]):
-            if name not in outputs:
-                problems.append(Problem(doc.display, doc.line("rules", i, "decision"),
-                                        f"la décision « {rdata['outcome']} » utilise {{{{ {name} }}}} que son calculateur "
-                                        f"ne produit pas" + (f" ; résultats : {', '.join(sorted(outputs))}" if outputs else "")))
+        spec = catalogue.get(compute)
+        if compute and spec is None:
+            problems.append(Problem(doc.display, doc.line("rules", i, "compute"),
+                                    f"calculateur « {compute} » inconnu ; calculateurs : "
+                                    f"{', '.join(catalogue.calculators)}"))
+        else:
+            problems.extend(_compute_problems(doc, i, rdata, spec, parameters, book_id))
         if rdata["outcome"] in outcomes:
             problems.append(Problem(doc.display, line, f"issue « {rdata['outcome']} » en double (déjà ligne "
                                                        f"{outcomes[rdata['outcome']]})"))
@@ -338,7 +401,7 @@ def _build_procedure(kb, book_id: str, doc, context: dict, problems: list[Proble
                                     f"la règle « {rdata['outcome']} » relève la faute « {fault} » que la procédure ne "
                                     f"déclare pas dans faults ; fautes déclarées : {declared}"))
         proc.rules.append(Rule(when=when, outcome=rdata["outcome"], decision=rdata["decision"], cites=cites,
-                               compute=compute, line=line, fault=fault))
+                               compute=compute, line=line, fault=fault, each=dict(rdata.get("each") or {})))
     problems.extend(_journal_problems(proc, doc))
     return proc if len(problems) == before else None
 

@@ -1,73 +1,91 @@
-"""Calculators: the worked examples of the rulebooks, edge cases, and invariants checked on random tables."""
+"""Calculators: the worked examples of the rulebooks, edge cases, and invariants checked on random tables.
+
+Each kernel runs as the engine runs it (`ruling.catalogue.run`): inputs keyed by question id, the
+book's parameters from `rulebook/<book>/parameters.yaml`, refusals rendered from calculators.yaml.
+"""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruling import calculators as calc
+from ruling.calculators import KERNELS, play_round
+from ruling.catalogue import run
 from ruling.errors import UserError
+
+
+@pytest.fixture(scope="module")
+def calc(kb):
+    def compute(name: str, book: str = "club", **inputs):
+        return run(kb.catalogue, name, {k.replace("_", "-"): v for k, v in inputs.items()}, kb.parameters[book])
+    return compute
+
+
+POST, PRE = "apres-flop", "avant-flop"
 
 
 # -- betting rounds ------------------------------------------------------------------------------------
 
-def test_club_9_7_short_all_in_below_the_big_blind():
-    out = calc.min_raise_to(big_blind=100, bets=[30])
-    assert (out["to_call"], out["min_raise_to"]) == (30, 130)
+def test_club_9_7_short_all_in_below_the_big_blind(calc):
+    out = calc("relance-minimum", grosse_blind=100, mises=[30], tour=POST)
+    assert (out["a-suivre"], out["relance-minimum"]) == (30, 130)
 
 
-def test_club_9_8_raise_at_least_the_previous_raise():
-    assert calc.min_raise_to(big_blind=100, bets=[100, 200])["min_raise_to"] == 300
+def test_club_9_8_raise_at_least_the_previous_raise(calc):
+    assert calc("relance-minimum", grosse_blind=100, mises=[100, 200], tour=POST)["relance-minimum"] == 300
 
 
-def test_club_9_13_short_all_in_raise_keeps_the_previous_increment():
-    out = calc.min_raise_to(big_blind=100, bets=[200, 290])
-    assert (out["to_call"], out["min_raise_to"], out["min_increment"]) == (290, 490, 200)
+def test_club_9_13_short_all_in_raise_keeps_the_previous_increment(calc):
+    out = calc("relance-minimum", grosse_blind=100, mises=[200, 290], tour=POST)
+    assert (out["a-suivre"], out["relance-minimum"], out["ecart-minimum"]) == (290, 490, 200)
 
 
-def test_preflop_big_blind_is_the_opening_bet():
-    assert calc.min_raise_to_preflop(big_blind=100, bets=[])["min_raise_to"] == 200
-    assert calc.min_raise_to_preflop(big_blind=100, bets=[350])["min_raise_to"] == 600
+def test_preflop_big_blind_is_the_opening_bet(calc):
+    assert calc("relance-minimum", grosse_blind=100, mises=[], tour=PRE)["relance-minimum"] == 200
+    assert calc("relance-minimum", grosse_blind=100, mises=[350], tour=PRE)["relance-minimum"] == 600
+    assert calc("relance-minimum", grosse_blind=400, mises=[], tour=POST)["relance-minimum"] == 400
 
 
-def test_no_bet_yet_minimum_opening_is_the_big_blind():
-    assert calc.min_raise_to(big_blind=400, bets=[])["min_raise_to"] == 400
+def test_totals_must_increase(calc):
+    with pytest.raises(UserError, match="doivent croître : 200 ne dépasse pas 200"):
+        calc("relance-minimum", grosse_blind=100, mises=[200, 200], tour=POST)
+    with pytest.raises(UserError, match="^le gros blind doit être un nombre de jetons supérieur à 0 \\(reçu 0\\)$"):
+        calc("relance-minimum", grosse_blind=0, mises=[], tour=POST)
 
 
-def test_totals_must_increase():
-    with pytest.raises(UserError, match="doivent croître"):
-        calc.min_raise_to(big_blind=100, bets=[200, 200])
-    with pytest.raises(UserError, match="supérieur à 0"):
-        calc.min_raise_to(big_blind=0, bets=[])
-
-
-def test_reopening_club_cumulative_versus_tda_strict():
+def test_reopening_club_cumulative_versus_tda_strict(calc):
+    def reopened(book, bets, player):
+        return calc("reouverture", book, grosse_blind=100, mises=bets, tour=POST, mise_du_joueur=player)
     # 9-13: opening 200, all-ins to 290 then 400: the opener's bet is doubled
-    assert calc.reopening(100, [200, 290], 200)["reopened"] is False
-    assert calc.reopening(100, [200, 290, 400], 200)["reopened"] is True
-    assert calc.reopening_strict(100, [200, 290, 400], 200)["reopened"] is False
-    assert calc.reopening_strict(100, [200, 290, 480], 200)["reopened"] is False  # 280 more, but in two short steps
-    assert calc.reopening(100, [200, 290, 480], 200)["reopened"] is True
-    assert calc.reopening_strict(100, [200, 400], 200)["reopened"] is True  # a full raise
-    with pytest.raises(UserError, match="l'un des montants"):
-        calc.reopening(100, [200, 290], 250)
+    assert reopened("club", [200, 290], 200)["cas"] == "tapis-insuffisants"
+    assert reopened("club", [200, 290, 400], 200)["cas"] == "cumul-suffisant"
+    assert reopened("tda", [200, 290, 400], 200)["rouvert"] is False
+    assert reopened("tda", [200, 290, 480], 200)["rouvert"] is False  # 280 more, but in two short steps
+    assert reopened("club", [200, 290, 480], 200)["rouvert"] is True
+    assert reopened("tda", [200, 400], 200)["cas"] == "relance-complete"
+    assert reopened("club", [200], 200)["cas"] == "aucune-relance"
+    with pytest.raises(UserError, match="l'un des montants du tour : 200, 290"):
+        reopened("club", [200, 290], 250)
 
 
-def test_fifty_percent_rule():
-    facing = dict(big_blind=100, bets=[200])  # minimum raise to 400, half reached at 300
-    assert calc.short_raise_silent(put=300, **facing)["required_total"] == 400
-    out = calc.short_raise_silent(put=299, **facing)
-    assert (out["required_total"], out["returned"]) == (200, 99)
-    assert calc.short_raise_announced(put=210, **facing)["required_total"] == 400
+def test_fifty_percent_rule(calc):
+    facing = dict(grosse_blind=100, mises=[200], tour=POST)  # minimum raise to 400, half reached at 300
+    out = calc("relance-insuffisante-sans-annonce", mise_posee=300, **facing)
+    assert (out["total-du"], out["cas"], out["seuil-total"], out["seuil-pourcent"]) == (400, "completee", 300, 50)
+    out = calc("relance-insuffisante-sans-annonce", mise_posee=299, **facing)
+    assert (out["total-du"], out["rendu"], out["cas"]) == (200, 99, "suivi")
+    assert calc("relance-annoncee-insuffisante", mise_posee=210, **facing)["total-du"] == 400
     with pytest.raises(UserError, match="pas insuffisante"):
-        calc.short_raise_silent(put=400, **facing)
-    assert calc.short_bet(big_blind=100, bets=[], put=40)["complement"] == 60
+        calc("relance-insuffisante-sans-annonce", mise_posee=400, **facing)
+    out = calc("mise-insuffisante", grosse_blind=100, mises=[], tour=POST, mise_posee=40)
+    assert (out["complement"], out["cas"]) == (60, "ouverture")
 
 
-def test_oversized_chip():
-    assert calc.oversized_chip(chip=500, to_call=200) == {"call": 200, "change": 300, "raise_to": 500, "opening": 500}
+def test_oversized_chip(calc):
+    assert calc("jeton-superieur", valeur_du_jeton=500, a_suivre=200) == {
+        "suivi": 200, "monnaie": 300, "relance-au-jeton": 500, "ouverture-au-jeton": 500}
     with pytest.raises(UserError, match="pas un jeton supérieur"):
-        calc.oversized_chip(chip=100, to_call=200)
+        calc("jeton-superieur", valeur_du_jeton=100, a_suivre=200)
 
 
 totals = st.lists(st.integers(1, 400), max_size=6).map(lambda steps: [sum(steps[: i + 1]) for i in range(len(steps))])
@@ -78,124 +96,133 @@ totals = st.lists(st.integers(1, 400), max_size=6).map(lambda steps: [sum(steps[
 def test_minimum_raise_invariants(bb, bets, preflop):
     if preflop:
         bets = [bb + t for t in bets]  # raises start above the big blind
-    state = calc.play_round(bb, bets, preflop)
-    assert state.last_raise >= bb  # never below the big blind (9-8)
-    assert state.min_raise_to >= state.level + bb
-    full = [inc for _, is_full, inc in state.history if is_full]
-    assert state.last_raise == (full[-1] if full else bb)
+    state = play_round(bb, bets, preflop)
+    assert state["last_raise"] >= bb  # never below the big blind (9-8)
+    levels = ([bb] if preflop else [0]) + bets
+    full = [b - a for a, (b, is_full) in zip(levels, state["history"]) if is_full]
+    assert state["last_raise"] == (full[-1] if full else bb)
 
 
 @settings(max_examples=200, deadline=None)
 @given(bb=st.integers(1, 200), bets=totals, put_share=st.floats(0, 0.999))
-def test_short_raise_ends_at_call_or_minimum(bb, bets, put_share):
-    state = calc.play_round(bb, bets, False)
-    put = state.level + 1 + int(put_share * (state.min_raise_to - state.level - 1))
-    if put >= state.min_raise_to:
+def test_short_raise_ends_at_call_or_minimum(calc, bb, bets, put_share):
+    state = play_round(bb, bets, False)
+    level, target = state["level"], state["level"] + state["last_raise"]
+    put = level + 1 + int(put_share * (target - level - 1))
+    if put >= target:
         return
-    out = calc.short_raise_silent(bb, bets, put)
-    assert out["required_total"] in (state.level, state.min_raise_to)
-    assert out["required_total"] == out["min_raise_to"] or out["returned"] == put - state.level
+    out = calc("relance-insuffisante-sans-annonce", grosse_blind=bb, mises=bets, tour=POST, mise_posee=put)
+    assert out["total-du"] in (level, target)
+    assert (out["cas"] == "completee") == (out["total-du"] == target)
+    assert out["total-du"] == target or out["rendu"] == put - level
 
 
 @settings(max_examples=200, deadline=None)
 @given(bb=st.integers(1, 100), bets=totals.filter(lambda b: len(b) >= 2), pick=st.integers(0, 10))
-def test_club_reopens_whenever_the_strict_rule_does(bb, bets, pick):
+def test_club_reopens_whenever_the_strict_rule_does(calc, bb, bets, pick):
     player = bets[pick % (len(bets) - 1)]
-    strict = calc.reopening_strict(bb, bets, player)["reopened"]
-    club = calc.reopening(bb, bets, player)["reopened"]
+    facing = dict(grosse_blind=bb, mises=bets, tour=POST, mise_du_joueur=player)
+    strict = calc("reouverture", "tda", **facing)["rouvert"]
+    club = calc("reouverture", "club", **facing)["rouvert"]
     assert club or not strict
 
 
 # -- pots ------------------------------------------------------------------------------------------------
 
-def test_side_pots_outer_first_and_odd_chip_left_of_the_dealer():
-    out = calc.split_pots([300, 1000, 1000, 1000], [1, 2, 2, 3], 100)
+def test_side_pots_outer_first_and_odd_chip_left_of_the_dealer(calc):
+    out = calc("partage-des-pots", engagements=[300, 1000, 1000, 1000], classement=[1, 2, 2, 3], plus_petit_jeton=100)
     assert out["gains"] == [1200, 1100, 1000, 0]
-    assert out["distribution"].splitlines()[0].startswith("pot extérieur 1 de 2100")
-    assert out["pots"][1]["odd_chips"] == 1
+    assert (out["pots"][0]["numero"], out["pots"][0]["montant"]) == (1, 2100)  # the outer pot first
+    assert out["pots"][0]["cas"] == "exterieur-indivisible" and out["pots"][0]["jetons-indivisibles"] == 1
 
 
-def test_pot_input_errors():
-    with pytest.raises(UserError, match="un rang par joueur"):
-        calc.split_pots([100, 100], [1], 25)
-    with pytest.raises(UserError, match="multiples du plus petit jeton"):
-        calc.split_pots([110, 100], [1, 2], 25)
+def test_pot_input_errors(calc):
+    with pytest.raises(UserError, match="un rang par joueur : 2 montants engagés mais 1 rangs"):
+        calc("partage-des-pots", engagements=[100, 100], classement=[1], plus_petit_jeton=25)
+    with pytest.raises(UserError, match="multiples du plus petit jeton \\(25\\) : 110"):
+        calc("partage-des-pots", engagements=[110, 100], classement=[1, 2], plus_petit_jeton=25)
     with pytest.raises(UserError, match="encore en jeu"):
-        calc.split_pots([100, 100], [0, 0], 25)
+        calc("partage-des-pots", engagements=[100, 100], classement=[0, 0], plus_petit_jeton=25)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 4)), min_size=2, max_size=7), st.sampled_from([1, 5, 25]))
-def test_pots_conserve_chips_and_give_at_most_one_odd_chip(players, unit):
+def test_pots_conserve_chips_and_give_at_most_one_odd_chip(calc, players, unit):
     contributions = [c * unit for c, _ in players]
     ranks = [r for _, r in players]
     if not any(r > 0 and c > 0 for c, r in zip(contributions, ranks)):
         return
     try:
-        out = calc.split_pots(contributions, ranks, unit)
+        out = calc("partage-des-pots", engagements=contributions, classement=ranks, plus_petit_jeton=unit)
     except UserError:
         return  # every player who reached the top of a pot folded: refused, never a wrong split
     assert sum(out["gains"]) == sum(contributions)
     for pot in out["pots"]:
-        assert max(pot["shares"]) - min(pot["shares"]) <= unit  # at most one odd chip each
-        assert pot["shares"] == sorted(pot["shares"], reverse=True)  # the first winners left of the dealer get them
-        assert all(ranks[w - 1] > 0 for w in pot["winners"])
+        shares = [w["part"] for w in pot["gagnants"]]
+        assert max(shares) - min(shares) <= unit  # at most one odd chip each
+        assert shares == sorted(shares, reverse=True)  # the first winners left of the dealer get them
+        assert all(ranks[w["joueur"] - 1] > 0 for w in pot["gagnants"])
     for i, r in enumerate(ranks):
         if r == 0:
-            assert out["gains"][i] == out["returned"][i]  # a folded player only gets back an uncalled bet
+            assert out["gains"][i] == out["mises-rendues"][i]  # a folded player only gets back an uncalled bet
 
 
 # -- chip race ---------------------------------------------------------------------------------------------
 
-def test_chip_race_direct_rounding_and_nobody_eliminated():
-    out = calc.chip_race_direct(25, 100, [3, 1, 1, 0], [1000, 1000, 0, 500])
-    assert out["new_chips"] == [1, 0, 1, 0]
+def test_chip_race_direct_rounding_and_nobody_eliminated(calc):
+    out = calc("chip-race-direct", jeton_retire=25, jeton_arrondi=100, jetons_par_joueur=[3, 1, 1, 0],
+               autres_jetons=[1000, 1000, 0, 500])
+    assert out["jetons-de-remplacement"] == [1, 0, 1, 0]
+    assert [r["cas"] for r in out["remplacements"]] == ["arrondi", "jeton-unique", "sans-autre-jeton"]
     with pytest.raises(UserError, match="doit valoir plus"):
-        calc.chip_race_direct(100, 25, [1], [0])
+        calc("chip-race-direct", jeton_retire=100, jeton_arrondi=25, jetons_par_joueur=[1], autres_jetons=[0])
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), min_size=1, max_size=9))
-def test_chip_race_never_eliminates_and_classic_gives_one_chip_per_player_at_most(players):
-    counts = [c for c, _ in players]
-    others = [o * 100 for _, o in players]
-    direct = calc.chip_race_direct(25, 100, counts, others)
-    for n, other, new in zip(counts, others, direct["new_chips"]):
+def test_chip_race_never_eliminates_and_classic_gives_one_chip_per_player_at_most(calc, players):
+    race = dict(jeton_retire=25, jeton_arrondi=100, jetons_par_joueur=[c for c, _ in players],
+                autres_jetons=[o * 100 for _, o in players])
+    direct = calc("chip-race-direct", **race)
+    for n, other, new in zip(race["jetons_par_joueur"], race["autres_jetons"], direct["jetons-de-remplacement"]):
         if n > 0:
             assert other > 0 or new >= 1
-    classic = calc.chip_race_classic(25, 100, counts, others)
-    assert classic["chips_to_win"] <= sum(1 for n in counts if n > 0)
-    assert classic["chips_to_win"] * 100 >= min(sum(counts) * 25, 100 * sum(1 for n in counts if n > 0))
+    classic = calc("chip-race-classique", **race)
+    racers = sum(1 for n in race["jetons_par_joueur"] if n > 0)
+    assert classic["jetons-en-jeu"] <= racers
+    assert classic["jetons-en-jeu"] * 100 >= min(sum(race["jetons_par_joueur"]) * 25, 100 * racers)
 
 
 # -- blinds --------------------------------------------------------------------------------------------------
 
 @settings(max_examples=200, deadline=None)
 @given(st.sets(st.integers(1, 10), min_size=2, max_size=10), st.integers(1, 10))
-def test_big_blind_always_moves_to_the_next_player(seats, old_big):
+def test_big_blind_always_moves_to_the_next_player(calc, seats, old_big):
     seats = sorted(seats)
-    out = calc.next_blinds(seats, old_button=((old_big - 3) % 10) + 1, old_small=((old_big - 2) % 10) + 1,
-                           old_big=old_big)
-    expected = min([s for s in seats if s > old_big] or seats)
-    assert out["big_blind"] == expected
-    assert out["dealer"] in seats
+    out = calc("blinds-suivantes", sieges_occupes=seats, ancien_bouton=((old_big - 3) % 10) + 1,
+               ancienne_petite_blind=((old_big - 2) % 10) + 1, ancienne_grosse_blind=old_big)
+    assert out["siege-grosse-blind"] == min([s for s in seats if s > old_big] or seats)
+    assert out["siege-donneur"] in seats
     if len(seats) == 2:
-        assert out["heads_up"] and out["dealer"] == out["small_blind"] != out["big_blind"]
+        assert out["tete-a-tete"] and out["siege-donneur"] == out["siege-petite-blind"] != out["siege-grosse-blind"]
 
 
-def test_penalties_and_limits():
-    assert calc.missed_hands(2, 9)["hands"] == 18
-    with pytest.raises(UserError, match="1, 2, 3 ou 4 tours"):
-        calc.missed_hands_tda(5, 9)
-    with pytest.raises(UserError, match="multiple de 5"):
-        calc.suspension_minutes(7)
-    assert calc.limit_raise_cap(1, 2) == {"cap": 4, "raises_left": 3, "explanation": "une mise et 4 relances ; 1 déjà faite(s) : encore 3"}
-    assert calc.limit_all_in(6, 3)["reopens"] is True and calc.limit_all_in(6, 2)["reopens"] is False
+def test_penalties_and_limits(calc):
+    assert calc("mains-a-manquer", tours=2, joueurs_a_la_table=9)["mains"] == 18
+    assert calc("mains-a-manquer", tours=6, joueurs_a_la_table=9)["mains"] == 54  # the club sets no limit
+    with pytest.raises(UserError, match="^l'exclusion temporaire est de 1 à 4 tours \\(reçu 6\\)$"):
+        calc("mains-a-manquer", "tda", tours=6, joueurs_a_la_table=9)
+    with pytest.raises(UserError, match="multiple de 5 minutes : 7 ne convient pas \\(par exemple 5 ou 10\\)"):
+        calc("duree-suspension", minutes=7)
+    assert calc("tapis-a-limite", "cash", mise_pleine=6, mise_tapis=3)["rouvre"] is True
+    out = calc("tapis-a-limite", "cash", mise_pleine=5, mise_tapis=2)
+    assert (out["rouvre"], out["moitie"], out["cas"]) == (False, 2.5, "sous-le-seuil")
 
 
-def test_every_calculator_declares_french_questions_and_its_results():
-    for c in calc.all_calculators():
-        assert c.inputs and c.outputs, c.name
-        for inp in c.inputs:
-            assert inp.text.endswith("?"), (c.name, inp.id)
-            assert inp.type in ("amount", "amounts")
+def test_every_kernel_is_declared_with_french_questions(kb):
+    assert set(kb.catalogue.calculators) == set(KERNELS)
+    for spec in kb.catalogue.calculators.values():
+        assert spec.inputs and spec.figures, spec.name
+        for q in spec.inputs:
+            assert q.text.endswith("?"), (spec.name, q.id)
+            assert q.type in ("amount", "amounts", "choice")

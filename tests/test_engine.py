@@ -54,7 +54,7 @@ def test_calculator_inputs_are_asked_once_the_rule_is_known(kb):
 def test_worked_examples_of_the_club_rules(kb, bets, to_call, minimum):
     result = decide(kb, "club", "relance-minimum",
                     {"demande": "minimum", "tour": "apres-flop", "grosse-blind": "100", "mises": bets})
-    assert result.figures["to_call"] == to_call and result.figures["min_raise_to"] == minimum
+    assert result.figures["a-suivre"] == to_call and result.figures["relance-minimum"] == minimum
     assert f"minimum {minimum} au total" in result.decision
 
 
@@ -191,7 +191,7 @@ def test_decide_answers_and_profile_files(run, tmp_path):
     answers = tmp_path / "answers.yaml"
     answers.write_text("demande: minimum\ntour: avant-flop\ngrosse-blind: 200\nmises: []\n", encoding="utf-8")
     result = run("decide", "relance-minimum", "--book", "club", "--answers", answers, "--json")
-    assert json.loads(result.output)["figures"]["min_raise_to"] == 400
+    assert json.loads(result.output)["figures"]["relance-minimum"] == 400
     profile = tmp_path / "tournoi.yaml"
     profile.write_text("win-the-button: oui\nformat: payant\n", encoding="utf-8")
     result = run("decide", "blinds-places-vides", "--book", "club", "--profile", profile)
@@ -233,7 +233,8 @@ def test_procedures_text_and_calculators(run):
     out = run("procedures", "--book", "tda").output
     assert "tda:relance-insuffisante" in out and "club:" not in out
     calcs = run("procedures", "--calculators").output
-    assert "min_raise_to" in calcs and "entrée grosse-blind (amount)" in calcs
+    assert "relance-insuffisante-sans-annonce" in calcs and "entrée grosse-blind (amount)" in calcs
+    assert "paramètre seuil-completion" in calcs and "cas : completee, suivi" in calcs
 
 
 def test_show_lists_procedures_citing_the_clause(run):

@@ -12,6 +12,8 @@ import pytest
 PROC = "club/procedures/flop-irregulier.yaml"
 CH9 = "club/09-actions-et-les-relances.yaml"
 CH2 = "club/02-donne.yaml"
+RAISE = "club/procedures/relance-insuffisante.yaml"
+PARAMS = "club/parameters.yaml"
 
 
 def replace(old, new, count=1):
@@ -67,6 +69,27 @@ MUTATIONS = {
     "alias-bomb": (CH9, replace("chapter: '9'\n", "chapter: '9'\nx: &a [y, y, y, y, y, y, y, y]\nx2: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
                                                    "x3: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nx4: [*c, *c, *c, *c, *c, *c, *c, *c]\n"),
                    "alias trop nombreux", "x4: [*c"),
+    "unknown-parameter": (PARAMS, replace("  seuil-completion:\n", "  seuil-de-completion:\n"),
+                          "lit le paramètre « seuil-completion », inconnu du livre club",
+                          "compute: relance-insuffisante-sans-annonce"),
+    "unused-parameter": (PARAMS, replace("parameters:\n", "parameters:\n  seuil-oublie: {value: 2, ref: \"9-9\", "
+                                                       "description: Un seuil que rien ne lit.}\n"),
+                         "le paramètre « seuil-oublie » n'est lu par aucun calculateur", "seuil-oublie"),
+    "parameter-from-missing-clause": (PARAMS, replace('ref: "9-9"', 'ref: "9-99"'), "« 9-99 », règle qui n'existe pas",
+                                      'ref: "9-99"'),
+    "figure-not-produced": (RAISE, replace("({{ complement }})", "({{ complement-oublie }})"),
+                            "utilise {{ complement-oublie }} que ni le calculateur mise-insuffisante", "complement-oublie"),
+    "unknown-case-key": (RAISE, replace("      completee: ", "      complete: "),
+                         "cas « complete » inconnu dans la décision « regle-des-50 »", "complete:"),
+    "case-left-without-sentence": (RAISE, regex(r"^      suivi: \"Relance insuffisante sans annonce.*\n", ""),
+                                   "ne dit rien du cas « suivi »", "completee:"),
+    "calculator-no-procedure-uses": ("cash/procedures/mise-tapis-limite.yaml",
+                                     regex(r"^    compute: tapis-a-limite\n    decision:\n(      .*\n)+",
+                                           "    decision: La règle de la demi-mise s'applique.\n"),
+                                     "le calculateur « tapis-a-limite » n'est utilisé par aucune procédure",
+                                     "demi-mise"),
+    "undeclared-kernel-input": ("calculators.yaml", replace("inputs: [minutes]", "inputs: [minutes, secondes]"),
+                                "demande l'entrée « secondes »", "inputs: [minutes, secondes]"),
 }
 
 #: Editing a clause's text does not lock the whole base (`ruling show` must still read it);

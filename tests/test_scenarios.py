@@ -42,17 +42,17 @@ def test_ruling_test_passes_on_the_bundled_books(run):
 def test_ruling_test_names_each_failure_with_file_line_and_reason(run, kb_copy):
     path = kb_copy / "club" / "scenarios" / "chip-race.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("change: 125", "change: 126", 1), encoding="utf-8")
+    path.write_text(text.replace("ecart-de-valeur: 125", "ecart-de-valeur: 126", 1), encoding="utf-8")
     result = run("test", "--book", "club", kb_path=kb_copy)
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert lines[0].endswith("club/scenarios/chip-race.yaml:9: échec « remplacement direct, un jeton unique "
-                             "non arrondi sauf s'il ne reste rien au joueur » : change = 125, attendu 126")
+                             "non arrondi sauf s'il ne reste rien au joueur » : ecart-de-valeur = 125, attendu 126")
     assert lines[-1] == "212 scénario(s) réussi(s), 1 échoué(s)"
     data = json.loads(run("test", "--book", "club", "--json", kb_path=kb_copy).output)
     assert (data["passed"], data["failed"]) == (212, 1)
     failed = [r for r in data["results"] if not r["passed"]]
-    assert failed[0]["problems"] == ["change = 125, attendu 126"]
+    assert failed[0]["problems"] == ["ecart-de-valeur = 125, attendu 126"]
 
 
 def test_ruling_test_reports_an_outcome_left_without_scenario(run, kb_copy):

@@ -289,39 +289,46 @@ def parse_text(html: str) -> str:
     return "".join(p.parts)
 
 
-def test_flowchart_walk_reaches_every_outcome_like_the_engine(kb):
-    """The walk drawn (and run in the browser) asks what `ruling decide` asks and ends where it ends."""
+def test_the_exported_tree_is_the_engines_walk(kb):
+    """Every node of the tree the flowchart draws and the browser follows is what `ruling decide`
+    gives on the answers leading to it: the same next question, the same decision, the same amounts."""
     from ruling import engine
-    from ruling.site.procview import procedure_data
-    from ruling.site.walk import decision_tree, step
 
     assert kb.procedures
     for proc in kb.procedures:
-        data = procedure_data(proc)
-        tree = decision_tree(data)
-        assert tree.complete and tree.dead_ends == 0, proc.citation
-        assert set(tree.outcomes) == {r.outcome for r in proc.rules}, proc.citation
-        for answers in _paths(data):
-            kind, value = step(data, answers)
+        tree = engine.decision_tree(proc)
+        assert tree["complete"], proc.citation
+        reached = set()
+        for answers, node in _paths(tree["root"]):
             decision = engine.decide_procedure(kb, proc, answers)
-            if kind == "decision":
-                assert decision.rule is not None and decision.rule.outcome == value["outcome"], (proc.citation, answers)
+            if "question" in node:
+                assert decision.missing and decision.missing[0].id == node["question"], (proc.citation, answers)
+                assert [a for a, _ in node["answers"]] == proc.question(node["question"]).domain
             else:
-                assert engine.next_question(decision).id == value, (proc.citation, answers)
+                assert "gap" not in node, (proc.citation, answers)
+                assert decision.rule is not None and decision.rule.outcome == node["outcome"], (proc.citation, answers)
+                reached.add(node["outcome"])
+                if "compute" in node:
+                    assert not decision.decided and [q.id for q in decision.missing] == node["inputs"]
+        assert reached == {r.outcome for r in proc.rules}, proc.citation
 
 
-def _paths(data: dict):
-    """Every answer set the walk goes through, from none to each decision."""
-    from ruling.site.walk import answer_values, step
+def test_the_flowchart_draws_the_exported_tree(kb):
+    from ruling.engine import decision_tree
+    from ruling.site.walk import flowchart_tree
 
-    questions = {q["id"]: q for q in data["questions"]}
-    todo = [{}]
-    while todo:
-        answers = todo.pop()
-        yield answers
-        kind, value = step(data, answers)
-        if kind == "question":
-            todo.extend({**answers, value: v} for v in answer_values(questions[value]))
+    proc = next(p for p in kb.procedures if p.citation == "club:relance-minimum")
+    tree = flowchart_tree(decision_tree(proc))
+    assert tree.questions == [("q0", "demande")] and tree.outcomes == ["minimum", "reouverture"]
+    assert tree.edges == [("q0", "o:minimum", "minimum"), ("q0", "o:reouverture", "reouverture")]
+
+
+def _paths(node: dict, answers: dict | None = None):
+    """(answers, node) for every node of an exported tree, from the root."""
+    answers = answers or {}
+    yield answers, node
+    for value, child in node.get("answers", []):
+        yield from _paths(child, {**answers, node["question"]: value})
 
 
 def test_questionnaire_data_is_exported_for_the_browser(kb, site):

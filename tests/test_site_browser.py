@@ -184,102 +184,104 @@ def test_questionnaire_runs_to_its_decision(page, server, kb):
     page.wait_for_url("**/livres/club/02.html#2-5")
 
 
-def test_questionnaire_in_the_browser_walks_like_the_engine(page, server, kb):
-    """For every procedure and every answer set on the way, the browser asks what Python asks."""
-    from ruling.site.procview import procedure_data
-    from ruling.site.walk import step
+def test_questionnaire_in_the_browser_follows_the_engines_tree(page, server, kb):
+    """For every procedure and every answer set on the way, the browser reaches the node the engine's
+    tree has there (the tree itself is proved to be `ruling decide`'s walk in test_site.py)."""
+    from ruling.engine import decision_tree
 
     cases = []
     for proc in kb.procedures:
-        data = procedure_data(proc)
-        for answers in _paths(data):
-            kind, value = step(data, answers)
-            expected = {"decision": value["outcome"]} if kind == "decision" else {"question": value}
+        for answers, node in _paths(decision_tree(proc)["root"]):
+            expected = {"question": node["question"]} if "question" in node else {"outcome": node["outcome"]}
             cases.append({"key": f"{proc.book}/{proc.id}", "answers": answers, "expected": expected})
     page.goto(server + "questionnaire.html")
     mismatches = page.evaluate("""cases => cases.filter(c => {
         const proc = window.RULING_QUESTIONNAIRE.procedures.find(p => p.key === c.key);
-        const got = window.RulingQuestionnaire.step(proc, c.answers);
-        const result = got.decision ? {decision: got.decision.outcome} : {question: got.question};
+        const got = window.RulingQuestionnaire.follow(proc.tree, c.answers);
+        const result = got.question ? {question: got.question} : {outcome: got.outcome};
         return JSON.stringify(result) !== JSON.stringify(c.expected);
     })""", cases)
     assert len(cases) > len(kb.procedures)
     assert mismatches == []
 
 
-def test_computed_decision_in_the_browser(page, server):
-    """Club 9-13's worked example: opening at 200, all-in at 290 -> minimum re-raise 490 (total)."""
+def test_computed_decision_in_the_browser(page, server, kb):
+    """Club 9-13's worked example: opening at 200, all-in at 290 -> minimum re-raise 490 (total), the
+    sentence word for word what `ruling decide` prints."""
+    from ruling.calculators import KERNELS
+    from ruling.engine import decide
+
     page.goto(server + "procedures/club/relance-minimum.html")
+    assert sorted(page.evaluate("Object.keys(window.RulingKernels.kernels)")) == sorted(KERNELS)
     page.locator("button.rq-choice", has_text="Le montant minimum pour ouvrir ou relancer").click()
-    page.locator("button.rq-choice", has_text="Au flop, à la turn ou à la river").click()
+    page.select_option("select[name='tour']", "apres-flop")
     page.fill("input[name='grosse-blind']", "100")
     page.fill("input[name='mises']", "200, 290")
     page.locator("button.rq-calculate").click()
     text = page.locator(".rq-decision-text").inner_text()
-    assert "490" in text and "[" not in text and "{{" not in text
-    page.fill("input[name='mises']", "200, 150")  # not increasing: the calculator's French message
+    expected = decide(kb, "club", "relance-minimum", {"demande": "minimum", "tour": "apres-flop",
+                                                      "grosse-blind": 100, "mises": [200, 290]}).decision
+    assert text == expected and "490" in text
+    page.fill("input[name='mises']", "200, 150")  # not increasing: the refusal of calculators.yaml
     page.locator("button.rq-calculate").click()
-    assert "doivent croître" in page.locator(".rq-error").inner_text()
+    assert page.locator(".rq-error").inner_text() == ("Les montants des mises doivent croître : 150 ne dépasse pas "
+                                                      "200 (n'indiquez pas les simples suivis).")
     assert "490" not in page.locator(".rq-decision-text").inner_text()  # no stale figure left
     shot(page, "decision-calcul.png")
 
 
-def _sample_inputs(calc, rng: random.Random) -> dict:
-    """Plausible (and sometimes impossible) answers to a calculator's questions, keyed by input id."""
-    values: dict = {}
-    for inp in calc.inputs:
-        if inp.id == "grosse-blind":
-            values[inp.id] = rng.choice([0, 50, 100, 200, 400])
-        elif inp.type == "amounts":
-            bets, level = [], 0
-            for _ in range(rng.randint(0, 5)):
-                level += rng.choice([-20, 0, 10, 30, 100, 150, 200, 500])
-                bets.append(max(level, 1))
-            values[inp.id] = bets
-        elif inp.id == "mise-du-joueur":
-            levels = [values.get("grosse-blind", 100), *values.get("mises", [])]
-            values[inp.id] = rng.choice(levels + [rng.randint(1, 999)])
-        elif inp.id in ("mise-posee", "valeur-du-jeton", "a-suivre", "mise-pleine", "mise-tapis"):
-            values[inp.id] = rng.choice([0, rng.randint(1, 1200), rng.randint(1, 60)])
-        elif inp.id == "minutes":
-            values[inp.id] = rng.choice([0, 3, 5, 10, 12, 15, 30])
-        else:
-            values[inp.id] = rng.randint(0, 12)
-    return values
+def test_side_pots_are_computed_in_the_browser(page, server, kb):
+    """The calculators once left to the command line (side pots here) run in the browser too."""
+    from ruling.engine import decide
+
+    page.goto(server + "procedures/club/partage-du-pot.html")
+    page.fill("input[name='engagements']", "500, 1000, 1000")
+    page.fill("input[name='classement']", "1, 2, 1")
+    page.locator("button.rq-calculate").click()
+    expected = decide(kb, "club", "partage-du-pot", {"engagements": [500, 1000, 1000], "classement": [1, 2, 1],
+                                                     "plus-petit-jeton": 25}).decision
+    assert page.locator(".rq-decision-text").inner_text() == expected
 
 
-def test_ported_calculators_give_the_python_figures(page, server):
-    """Each calculator the browser runs gives the figures and French messages of ruling/calculators.py."""
-    from ruling.calculators import get_calculator
-    from ruling.errors import UserError
-    from ruling.site.procview import PORTED_CALCULATORS
+def test_every_computed_decision_runs_in_the_browser(page, server, kb):
+    """For each rule that computes, its first scenario played in the browser (clicking the answers,
+    typing the amounts) shows word for word the decision `ruling decide` prints."""
+    import re
 
-    rng = random.Random(13)
-    cases = []
-    for name in PORTED_CALCULATORS:
-        calc = get_calculator(name)
-        for _ in range(120):
-            values = _sample_inputs(calc, rng)
-            try:
-                expected = calc(values)
-            except UserError as e:
-                expected = {"error": str(e)}
-            args = {inp.param: values[inp.id] for inp in calc.inputs}
-            cases.append({"name": name, "args": args, "expected": expected})
-    page.goto(server + "questionnaire.html")
-    assert sorted(page.evaluate("Object.keys(window.RulingQuestionnaire.calculators)")) == sorted(PORTED_CALCULATORS)
-    mismatches = page.evaluate("""cases => cases.filter(c => {
-        const rq = window.RulingQuestionnaire;
-        let got;
-        try { got = rq.calculators[c.name](c.args); }
-        catch (e) { if (!(e instanceof rq.CalculatorError)) throw e; got = {error: e.message}; }
-        c.got = got;
-        return JSON.stringify(got, Object.keys(got).sort()) !== JSON.stringify(c.expected, Object.keys(c.expected).sort());
-    })""", cases)
-    for name in PORTED_CALCULATORS:  # the samples reach both the figures and the refusals
-        assert any(c["name"] == name and "error" in c["expected"] for c in cases), name
-        assert any(c["name"] == name and "error" not in c["expected"] for c in cases), name
-    assert mismatches == []
+    from ruling.engine import decide_procedure, decision_tree, normalise_answers
+    from ruling.scenarios import read_scenario_files
+
+    files, problems = read_scenario_files(Path(kb.root), [b.id for b in kb.books])
+    assert not problems
+    played = set()
+    for file in files:
+        proc = next(p for p in kb.procedures if p.book == file.book and p.id == file.procedure)
+        for scenario in file.scenarios:
+            rule = proc.outcome(scenario["outcome"])
+            if rule.compute is None or (proc.citation, rule.outcome) in played:
+                continue
+            answers = normalise_answers(proc, scenario["answers"])
+            expected = decide_procedure(kb, proc, answers).decision
+            page.goto(server + f"procedures/{proc.book}/{proc.id}.html")
+            node = decision_tree(proc)["root"]
+            while "question" in node:
+                q = proc.question(node["question"])
+                value = answers[q.id]
+                label = ("Oui" if value else "Non") if q.type == "bool" else q.choices[value]
+                page.locator("button.rq-choice").filter(has_text=re.compile("^" + re.escape(label) + "$")).click()
+                node = next(child for v, child in node["answers"] if v == value and type(v) is type(value))
+            for qid in node["inputs"]:
+                value = answers[qid]
+                if proc.question(qid).type == "choice":
+                    page.select_option(f"select[name='{qid}']", value)
+                else:
+                    page.fill(f"input[name='{qid}']", ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+            page.locator("button.rq-calculate").click()
+            assert page.locator(".rq-error").inner_text() == "", (proc.citation, scenario["name"])
+            assert page.locator(".rq-decision-text").inner_text() == expected, (proc.citation, scenario["name"])
+            played.add((proc.citation, rule.outcome))
+    computed = {(p.citation, r.outcome) for p in kb.procedures for r in p.rules if r.compute}
+    assert played == computed
 
 
 def test_procedure_page_draws_its_flowchart(page, server):

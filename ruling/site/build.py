@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import paths
 from .escape import script_json
-from .procview import calculator_inputs, needs_calculator
+from .procview import needs_calculator
 
 DATA_SCRIPT = "assets/javascripts/ruling-questionnaire-data.js"
 MERMAID_SCRIPT = "assets/vendor/mermaid.min.js"
@@ -62,7 +62,8 @@ def read_event_logs(folder) -> list[tuple[str, list]]:
 
 
 def questionnaire_data(site, url_of) -> dict:
-    """Every procedure (questions, rules) and every clause they cite, with site-relative URLs.
+    """Every procedure (questions, rules, the engine's decision tree) and every clause they cite, with
+    site-relative URLs; the books' parameters and the refusal messages the kernels need.
 
     `url_of("livres/club/02.md#2-5")` gives the built URL (`livres/club/02.html#2-5`).
     """
@@ -80,10 +81,10 @@ def questionnaire_data(site, url_of) -> dict:
                            "default": q["default"],
                            "choices": [{"value": v, "label": label} for v, label in q["choices"]]}
                           for q in p["questions"]],
-            "rules": [{"when": r["when"], "outcome": r["outcome"], "decision": r["decision"],
-                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"],
-                       "inputs": calculator_inputs(r["compute"])}
+            "rules": [{"outcome": r["outcome"], "decision": r["decision"], "each": r["each"],
+                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"]}
                       for r in p["rules"]],
+            "tree": p["tree"],
         })
         for citation in (c for r in p["rules"] for c in r["cites"]):
             clause = kb.find(citation)
@@ -95,7 +96,10 @@ def questionnaire_data(site, url_of) -> dict:
                 "title": clause.title, "label": clause.label, "text": clause.text,
                 "items": list(clause.items), "after": clause.after,
             }
-    return {"procedures": procedures, "clauses": clauses}
+    catalogue = kb.catalogue
+    return {"procedures": procedures, "clauses": clauses,
+            "parameters": {b: {pid: param.value for pid, param in ps.items()} for b, ps in kb.parameters.items()},
+            "refusals": dict(catalogue.refusals), "inputNames": dict(catalogue.input_names)}
 
 
 def questionnaire_script(site, url_of) -> str:

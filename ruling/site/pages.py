@@ -15,9 +15,8 @@ from markupsafe import Markup
 from . import paths
 from .escape import md_text, mermaid_label
 from .history import redline_html, revision_diff
-from .procview import (answer_label, calculator_outputs, computed_in_browser, needs_calculator, procedure_data,
-                       readable_decision)
-from .walk import decision_tree
+from .procview import answer_label, figure_names, needs_calculator, procedure_data, readable_decision
+from .walk import flowchart_tree
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _SAFE_ANCHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -226,7 +225,7 @@ class SitePages:
             if procs:
                 groups.append({"book": book.title, "procedures": [
                     {"link": self.procedure_link(p, page), "situation": p["situation"], "key": f"{p['book']}/{p['id']}",
-                     "calculator": needs_calculator(p), "in_browser": computed_in_browser(p),
+                     "calculator": needs_calculator(p),
                      "keywords": ", ".join(p["keywords"])} for p in procs]})
         return {"page": page, "groups": groups, "count": len(self.procedures)}
 
@@ -258,7 +257,7 @@ class SitePages:
                            "answers": self.answers_text(q)} for q in used],
             "inputs": [{"id": q["id"], "text": q["text"], "help": q["help"]} for q in inputs],
             "columns": [q["text"] for q in used], "rows": rows, "cited": cited,
-            "calculator": needs_calculator(proc), "in_browser": computed_in_browser(proc),
+            "calculator": needs_calculator(proc),
             "same_situation": same_situation,
             "flowchart": Markup(self.flowchart(proc, questions)),
             "command": f"ruling decide {proc['id']} --book {proc['book']}",
@@ -274,7 +273,7 @@ class SitePages:
 
     def flowchart(self, proc: dict, questions: dict) -> str:
         """Mermaid source of the questionnaire's decision tree ('' if too big to draw)."""
-        tree = decision_tree(proc)
+        tree = flowchart_tree(proc["tree"])
         if not tree.complete or not (tree.questions or tree.outcomes):
             return ""
         rules = {r["outcome"]: r for r in proc["rules"]}
@@ -348,7 +347,7 @@ class SitePages:
             return {"kind": "decided", "text": decision.decision, "outcome": decision.outcome,
                     "cites": [self.clause_link(c.citation, page) for c in decision.citations]}
         if decision.rule is not None:  # a calculator still needs amounts
-            text = readable_decision(decision.rule.decision, calculator_outputs(decision.rule.compute))
+            text = readable_decision(decision.rule.decision, figure_names(decision.procedure, decision.rule.compute))
             return {"kind": "compute", "text": text, "outcome": decision.rule.outcome,
                     "cites": [self.clause_link(c.citation, page) for c in decision.rule.cites]}
         return {"kind": "depends", "text": " ; ".join(q.text for q in decision.missing), "cites": [], "outcome": None}

@@ -5,14 +5,8 @@ in-browser questionnaire see exactly what the command line sees.
 """
 from __future__ import annotations
 
-import re
-
-#: Calculators that site/assets/questionnaire.js runs in the browser (ported from ruling/calculators.py).
-PORTED_CALCULATORS = ("min_raise_to", "min_raise_to_preflop", "reopening", "reopening_preflop", "reopening_strict",
-                      "reopening_strict_preflop", "short_bet", "short_bet_preflop", "short_raise_announced",
-                      "short_raise_announced_preflop", "short_raise_silent", "short_raise_silent_preflop",
-                      "oversized_chip", "limit_all_in", "missed_hands", "missed_hands_tda", "suspension_minutes")
-PLACEHOLDER_RE = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
+from ..engine import decision_tree
+from ..templates import PLACEHOLDER_RE
 
 
 def procedure_data(proc) -> dict:
@@ -29,14 +23,14 @@ def procedure_data(proc) -> dict:
     rules = []
     for r in data.get("outcomes", []):
         when = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in (r.get("when") or {}).items()}
-        rule = {"when": when, "outcome": r["outcome"], "decision": r["decision"],
+        rule = {"when": when, "outcome": r["outcome"], "decision": r["decision"], "each": dict(r.get("each") or {}),
                 "compute": r.get("compute"), "cites": list(r.get("cites") or [])}
-        rule["readable"] = readable_decision(rule["decision"], calculator_outputs(rule["compute"]))
+        rule["readable"] = readable_decision(rule["decision"], figure_names(proc, rule["compute"]))
         rules.append(rule)
     return {
         "id": data["id"], "book": data["book"], "situation": data["situation"], "title": data["title"],
         "keywords": list(data.get("keywords") or []), "note": getattr(proc, "note", None),
-        "questions": questions, "rules": rules,
+        "questions": questions, "rules": rules, "tree": decision_tree(proc),
     }
 
 
@@ -52,39 +46,23 @@ def answer_label(question: dict, value) -> str:
     return str(value)
 
 
-def calculator_outputs(name: str | None) -> dict[str, str]:
-    """The French description of each result of calculator `name` (none without the module)."""
-    if not name:
+def figure_names(proc, name: str | None) -> dict[str, str]:
+    """The French description of each figure and input a decision of calculator `name` can name."""
+    spec = proc.catalogue.get(name) if proc.catalogue is not None else None
+    if spec is None:
         return {}
-    try:
-        from ..calculators import get_calculator
-    except ImportError:
-        return {}
-    calc = get_calculator(name)
-    return dict(calc.outputs) if calc is not None else {}
+    names = {q.id: q.text.rstrip(" ?") for q in spec.inputs}
+    names.update({f.name: f.text for f in spec.figures.values()})
+    return names
 
 
-def calculator_inputs(name: str | None) -> list[dict] | None:
-    """`[{id, param}]`: how the browser maps a calculator's questions to its arguments."""
-    if not name:
-        return None
-    try:
-        from ..calculators import get_calculator
-    except ImportError:
-        return None
-    calc = get_calculator(name)
-    return [{"id": i.id, "param": i.param} for i in calc.inputs] if calc is not None else None
-
-
-def readable_decision(decision: str, outputs: dict[str, str]) -> str:
-    """The decision with each `{{ result }}` named in French: « … [montant à suivre] … »."""
-    return PLACEHOLDER_RE.sub(lambda m: f"[{outputs.get(m.group(1), m.group(1))}]", decision)
+def readable_decision(decision, names: dict[str, str]) -> str:
+    """The decision with each `{{ figure }}` named in French: « … [montant à suivre] … »; a decision
+    chosen by case reads « (cas avant-flop) … ; (cas apres-flop) … »."""
+    if isinstance(decision, dict):
+        return " ; ".join(f"(cas {case}) {readable_decision(text, names)}" for case, text in decision.items())
+    return PLACEHOLDER_RE.sub(lambda m: f"[{names.get(m.group(1), m.group(1))}]", decision)
 
 
 def needs_calculator(data: dict) -> bool:
     return any(r["compute"] for r in data["rules"])
-
-
-def computed_in_browser(data: dict) -> bool:
-    """Whether every figure of the procedure is computed by the in-browser questionnaire."""
-    return all(r["compute"] in PORTED_CALCULATORS for r in data["rules"] if r["compute"])

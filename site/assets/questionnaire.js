@@ -2,271 +2,55 @@
  *
  * The procedures come from window.RULING_QUESTIONNAIRE, written at build time by the site hook
  * (assets/javascripts/ruling-questionnaire-data.js), so this works from file:// too: no fetch,
- * no framework, no CDN. The walk is the command line's: a rule whose whole condition is
- * answered and met is the decision; otherwise the next question is the first unanswered key of
- * the first rule still possible (rules in order, then their `when` keys). Text is always set
- * with textContent, never parsed as HTML.
+ * no framework, no CDN. Each procedure comes with the engine's decision tree: the browser
+ * follows it (question, answer, next node) to a decision leaf; a computed leaf first asks its
+ * amounts, then runs the kernel of assets/kernels.js and fills the rule's template. Every
+ * sentence comes from the data. Text is always set with textContent, never parsed as HTML.
  */
 (function () {
   "use strict";
 
-  var DATA = window.RULING_QUESTIONNAIRE || { procedures: [], clauses: {} };
+  var DATA = window.RULING_QUESTIONNAIRE || { procedures: [], clauses: {}, parameters: {}, refusals: {}, inputNames: {} };
 
-  // -- the walk (same as ruling/site/walk.py) --------------------------------------------------
+  var K = window.RulingKernels;
+
+  // -- following the engine's decision tree (ruling/engine.py: decision_tree) ------------------
+  // The questions, their order and the decisions are the engine's, exported at build time: the
+  // browser only follows the edge of each given answer.
   function same(expected, answer) {
     return typeof expected === typeof answer && expected === answer;
-  }
-
-  function matches(condition, answer) {
-    if (Array.isArray(condition)) {
-      return condition.some(function (c) { return same(c, answer); });
-    }
-    return same(condition, answer);
   }
 
   function has(answers, q) {
     return Object.prototype.hasOwnProperty.call(answers, q);
   }
 
-  function decided(rule, answers) {
-    return Object.keys(rule.when).every(function (q) {
-      return has(answers, q) && matches(rule.when[q], answers[q]);
-    });
-  }
-
-  function possible(rule, answers) {
-    return Object.keys(rule.when).every(function (q) {
-      return !has(answers, q) || matches(rule.when[q], answers[q]);
-    });
-  }
-
-  function step(proc, answers) {
-    var i, rule, keys, k;
-    for (i = 0; i < proc.rules.length; i++) {
-      if (decided(proc.rules[i], answers)) { return { decision: proc.rules[i] }; }
-    }
-    for (i = 0; i < proc.rules.length; i++) {
-      rule = proc.rules[i];
-      if (!possible(rule, answers)) { continue; }
-      keys = Object.keys(rule.when);
-      for (k = 0; k < keys.length; k++) {
-        if (!has(answers, keys[k])) { return { question: keys[k] }; }
+  function follow(tree, answers) {
+    var node = tree.root;
+    while (node.question && has(answers, node.question)) {
+      var next = null;
+      for (var i = 0; i < node.answers.length; i++) {
+        if (same(node.answers[i][0], answers[node.question])) { next = node.answers[i][1]; break; }
       }
+      if (!next) { return { gap: true }; }
+      node = next;
     }
-    return {};
+    return node;
   }
 
-  // -- calculators ported from ruling/calculators.py ---------------------------------------------
-  // The betting ones (minimum raise, short bets and raises, re-opening after short all-ins, the
-  // oversized chip, the limit all-in) and the sanction durations. tests/test_site_browser.py
-  // checks every figure and message against the Python functions. The others (side pots, chip
-  // race, next blinds) are not ported: the decision then names its figures and the cited clause
-  // shows the worked examples.
-  function CalculatorError(message) { this.message = message; }
-
-  function positive(value, what) {
-    if (value <= 0) {
-      throw new CalculatorError(what + " doit être un nombre de jetons supérieur à 0 (reçu " + value + ")");
+  function ruleOf(proc, outcome) {
+    for (var i = 0; i < proc.rules.length; i++) {
+      if (proc.rules[i].outcome === outcome) { return proc.rules[i]; }
     }
+    return null;
   }
 
-  function playRound(bigBlind, bets, preflop) {
-    positive(bigBlind, "le gros blind");
-    var level = preflop ? bigBlind : 0;
-    var lastRaise = bigBlind;
-    var history = [];  // {total, full, increment} per bet
-    bets.forEach(function (total) {
-      if (total <= level) {
-        throw new CalculatorError("les montants des mises doivent croître : " + total + " ne dépasse pas " +
-          level + " (n'indiquez pas les simples suivis)");
-      }
-      var increment = total - level;
-      var full = increment >= lastRaise;
-      if (full) { lastRaise = increment; }
-      level = total;
-      history.push({ total: total, full: full, increment: increment });
-    });
-    return { level: level, lastRaise: lastRaise, minRaiseTo: level + lastRaise, history: history };
-  }
-
-  function minRaise(args, preflop) {
-    var state = playRound(args.big_blind, args.bets, preflop);
-    var out = { min_raise_to: state.minRaiseTo, to_call: state.level, min_increment: state.lastRaise };
-    if (!args.bets.length && !preflop) {
-      out.explanation = "Personne n'a misé : l'ouverture minimum est le gros blind, " + args.big_blind + ".";
-    } else {
-      out.explanation = "Pour suivre : " + state.level + ". La dernière relance complète est de " +
-        state.lastRaise + " : une relance doit porter le total à " + state.minRaiseTo + " au moins.";
-    }
-    return out;
-  }
-
-  function totals(history) {
-    return history.map(function (h) { return h.total; });
-  }
-
-  function reopening(args, preflop, cumulative) {
-    var bigBlind = args.big_blind, player = args.player_total;
-    var state = playRound(bigBlind, args.bets, preflop);
-    var levels = totals(state.history);
-    if (preflop) { levels = [bigBlind].concat(levels); }
-    var pos = levels.indexOf(player);
-    if (pos < 0) {
-      throw new CalculatorError("la mise du joueur (" + player + ") doit être l'un des montants du tour : " +
-        (levels.length ? levels.join(", ") : "(aucun)"));
-    }
-    // the bets after the player's action, and the minimum increment in force when he acted
-    var later = preflop ? state.history.slice(pos) : state.history.slice(pos + 1);
-    var before = playRound(bigBlind, totals(state.history.slice(0, state.history.length - later.length)), preflop);
-    var fullAfter = later.some(function (h) { return h.full; });
-    var gap = state.level - player;
-    var reopened = fullAfter || (cumulative && gap >= before.lastRaise);
-    var verdict;
-    if (!later.length) {
-      verdict = "Personne n'a relancé depuis son action : le tour n'est pas rouvert pour lui.";
-      reopened = false;
-    } else if (fullAfter) {
-      verdict = "Une relance complète a suivi son action : il peut sur-relancer, au minimum à " + state.minRaiseTo + ".";
-    } else if (reopened) {
-      verdict = "Les petits tapis cumulés ont porté sa mise de " + player + " à " + state.level + " (au moins le double " +
-        "de sa mise, soit une relance complète de " + before.lastRaise + ") : il peut à nouveau sur-relancer, " +
-        "au minimum à " + state.minRaiseTo + ".";
-    } else if (cumulative) {
-      verdict = "Les tapis qui ont suivi n'ajoutent que " + gap + " à sa mise de " + player + ", moins qu'une relance " +
-        "complète (" + before.lastRaise + ") : il ne peut que suivre " + state.level + " ou passer.";
-    } else {
-      verdict = "Aucun des tapis qui ont suivi n'est une relance complète (au moins " + before.lastRaise + " de plus) : " +
-        "il ne peut que suivre " + state.level + " ou passer.";
-    }
-    return { reopened: reopened, to_call: state.level, min_raise_to: state.minRaiseTo, verdict: verdict };
-  }
-
-  // A bet below what was due: "bet" (completed to the price, or to the big blind for an opening),
-  // "announced" (a raise announced as such: completed to the minimum raise), "silent" (50 % rule).
-  function shortBet(args, preflop, kind) {
-    var bigBlind = args.big_blind, put = args.put;
-    var state = playRound(bigBlind, args.bets, preflop);
-    var level = state.level, target = state.minRaiseTo;
-    var half = level + Math.floor((state.lastRaise + 1) / 2);
-    var out = { to_call: level, min_raise_to: target, half_threshold: half };
-    if (kind === "bet") {
-      var required = level ? level : bigBlind;
-      if (put >= required) {
-        throw new CalculatorError("une mise de " + put + " atteint déjà le montant dû (" + required + ") : elle n'est pas insuffisante");
-      }
-      out.required_total = required;
-      out.complement = required - put;
-      out.returned = 0;
-      out.action = level ? "Mise insuffisante : le joueur doit compléter pour suivre " + level + "." :
-        "Ouverture insuffisante : elle est complétée au gros blind, soit " + bigBlind + " au total.";
-      return out;
-    }
-    if (put >= target) {
-      throw new CalculatorError("une relance à " + put + " atteint déjà la relance minimum (" + target + ") : elle n'est pas insuffisante");
-    }
-    if (kind === "silent" && put <= level) {
-      throw new CalculatorError(put + " ne dépasse pas le montant à suivre (" + level + ") : ce n'est pas une relance " +
-        "(c'est une mise insuffisante)");
-    }
-    if (kind === "announced" || put >= half) {
-      var why = kind === "announced" ? "relance annoncée" :
-        "le joueur a atteint 50 % de la relance minimum, soit " + half + " au total";
-      out.required_total = target;
-      out.complement = target - put;
-      out.returned = 0;
-      out.action = "Relance insuffisante (" + why + ") : il doit la compléter à " + target + " au total, sans plus.";
-    } else {
-      out.required_total = level;
-      out.complement = 0;
-      out.returned = put - level;
-      out.action = "Relance insuffisante sans annonce et sous 50 % de la relance minimum (" + half + " au total) : " +
-        "ce n'est qu'un suivi de " + level + ", le surplus de " + (put - level) + " lui est rendu.";
-    }
-    return out;
-  }
-
-  function oversizedChip(args) {
-    var chip = args.chip, toCall = args.to_call;
-    positive(chip, "la valeur du jeton");
-    if (chip <= toCall) {
-      throw new CalculatorError("un jeton de " + chip + " ne dépasse pas le montant à suivre (" + toCall +
-        ") : ce n'est pas un jeton supérieur");
-    }
-    return { call: toCall, change: toCall ? chip - toCall : 0, raise_to: chip, opening: chip };
-  }
-
-  function limitAllIn(args) {
-    var full = args.full_bet, allIn = args.all_in;
-    positive(full, "la mise pleine");
-    positive(allIn, "la mise à tapis");
-    if (allIn >= full) {
-      throw new CalculatorError("une mise à tapis de " + allIn + " atteint la mise pleine (" + full + ") : c'est une mise normale");
-    }
-    var reopens = 2 * allIn >= full;
-    var half = full / 2;
-    var halfText = Number.isInteger(half) ? String(half) : String(half).replace(".", ",");
-    var verdict = reopens ?
-      allIn + " atteint la moitié d'une mise pleine (" + halfText + ") : c'est une mise pleine, les joueurs " +
-        "peuvent se retirer, appeler ou relancer normalement." :
-      allIn + " est moins de la moitié d'une mise pleine (" + halfText + ") : la ronde n'est pas rouverte pour " +
-        "ceux qui ont déjà agi ; le joueur suivant peut se retirer, appeler " + allIn + " ou compléter à " + full + ".";
-    return { reopens: reopens, half: halfText, complete_to: full, verdict: verdict };
-  }
-
-  function missedHands(args) {
-    positive(args.rounds, "le nombre de tours");
-    if (args.players < 2) {
-      throw new CalculatorError("une table compte au moins deux joueurs (reçu " + args.players + ")");
-    }
-    var hands = args.rounds * args.players;
-    return { hands: hands, explanation: args.rounds + " tour(s) × " + args.players + " joueurs à la table = " + hands + " mains" };
-  }
-
-  function suspensionMinutes(args) {
-    var minutes = args.minutes;
-    positive(minutes, "la durée");
-    if (minutes % 5) {
-      throw new CalculatorError("une suspension se compte par multiple de 5 ou 10 minutes : " + minutes +
-        " ne convient pas (par exemple " + Math.max(5, minutes - minutes % 5) + " ou " + (minutes - minutes % 5 + 5) + ")");
-    }
-    return { minutes: minutes, explanation: minutes + " minutes, multiple de 5 : durée valable" };
-  }
-
-  var CALCULATORS = {
-    min_raise_to: function (args) { return minRaise(args, false); },
-    min_raise_to_preflop: function (args) { return minRaise(args, true); },
-    reopening: function (args) { return reopening(args, false, true); },
-    reopening_preflop: function (args) { return reopening(args, true, true); },
-    reopening_strict: function (args) { return reopening(args, false, false); },
-    reopening_strict_preflop: function (args) { return reopening(args, true, false); },
-    short_bet: function (args) { return shortBet(args, false, "bet"); },
-    short_bet_preflop: function (args) { return shortBet(args, true, "bet"); },
-    short_raise_announced: function (args) { return shortBet(args, false, "announced"); },
-    short_raise_announced_preflop: function (args) { return shortBet(args, true, "announced"); },
-    short_raise_silent: function (args) { return shortBet(args, false, "silent"); },
-    short_raise_silent_preflop: function (args) { return shortBet(args, true, "silent"); },
-    oversized_chip: oversizedChip,
-    limit_all_in: limitAllIn,
-    missed_hands: missedHands,
-    missed_hands_tda: function (args) {
-      if (!(args.rounds >= 1 && args.rounds <= 4)) {
-        throw new CalculatorError("l'exclusion temporaire est de 1, 2, 3 ou 4 tours (reçu " + args.rounds + ")");
-      }
-      return missedHands(args);
-    },
-    suspension_minutes: suspensionMinutes
-  };
-
-  function figureText(value) {
-    if (typeof value === "boolean") { return value ? "oui" : "non"; }
-    if (Array.isArray(value)) { return value.length ? value.map(figureText).join(", ") : "aucun"; }
-    return String(value);
-  }
-
-  function render(template, figures) {
-    return template.replace(/\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g, function (all, name) {
-      return Object.prototype.hasOwnProperty.call(figures, name) ? figureText(figures[name]) : all;
-    });
+  // The decision of a computed leaf: the kernel's figures through the rule's template.
+  function computeDecision(proc, rule, inputs) {
+    var params = DATA.parameters[proc.book] || {};
+    var figures = K.kernels[rule.compute](inputs, params);
+    var scope = Object.assign({}, params, inputs, figures);
+    return { figures: figures, text: K.render(K.pick(rule.decision, figures.cas), scope, rule.each) };
   }
 
   // An amount as `ruling decide` reads it: digits, thousands separated by blanks; a list by
@@ -383,9 +167,10 @@
     }
     box.appendChild(this.header());
     box.appendChild(this.history());
-    var next = step(this.proc, this.answers);
-    if (next.decision) {
-      box.appendChild(this.decision(next.decision));
+    var next = follow(this.proc.tree, this.answers);
+    var rule = next.outcome ? ruleOf(this.proc, next.outcome) : null;
+    if (rule) {
+      box.appendChild(this.decision(rule, next.inputs || []));
     } else if (next.question) {
       box.appendChild(this.question(questionOf(this.proc, next.question)));
     } else {
@@ -468,22 +253,36 @@
     return box;
   };
 
-  Questionnaire.prototype.amounts = function (rule, calculate) {
+  // The input step of a computed leaf: one field per amount (a list for several), a choice as a list.
+  Questionnaire.prototype.amounts = function (rule, inputs, calculate) {
     var self = this;
     var form = el("form", "rq-amounts");
     form.appendChild(el("p", "rq-question-text", "Les montants du coup :"));
-    var fields = rule.inputs.map(function (input) {
-      var q = questionOf(self.proc, input.id);
+    var fields = inputs.map(function (id) {
+      var q = questionOf(self.proc, id);
       var label = el("label", "rq-label", q.text);
-      var field = el("input", "rq-amount md-input");
-      field.type = "text";
-      field.setAttribute("inputmode", q.type === "amount" ? "numeric" : "text");
-      field.name = input.id;
-      if (q["default"] !== null && q["default"] !== undefined) { field.value = figureText(q["default"]); }
+      var field;
+      if (q.type === "choice") {
+        field = el("select", "rq-amount md-input");
+        var none = el("option", "", "—");
+        none.value = "";
+        field.appendChild(none);
+        options(q).forEach(function (opt) {
+          var o = el("option", "", opt.label);
+          o.value = opt.value;
+          field.appendChild(o);
+        });
+      } else {
+        field = el("input", "rq-amount md-input");
+        field.type = "text";
+        field.setAttribute("inputmode", q.type === "amount" ? "numeric" : "text");
+        if (q["default"] !== null && q["default"] !== undefined) { field.value = K.figureText(q["default"]); }
+      }
+      field.name = id;
       label.appendChild(field);
       if (q.help) { label.appendChild(el("span", "rq-help", q.help)); }
       form.appendChild(label);
-      return { input: input, question: q, field: field };
+      return { question: q, field: field };
     });
     var error = el("p", "rq-error");
     form.appendChild(error);
@@ -492,47 +291,42 @@
     form.appendChild(submit);
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      var args = {};
+      var values = {};
       for (var i = 0; i < fields.length; i++) {
-        var value = parseAmount(fields[i].question, fields[i].field.value);
+        var q = fields[i].question, raw = fields[i].field.value;
+        var value = q.type === "choice" ? (raw || null) : parseAmount(q, raw);
         if (value === null) {
-          error.textContent = "« " + fields[i].field.value + " » : " + (fields[i].question.type === "amount" ?
-            "un nombre entier de jetons ≥ 0" : "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)");
+          error.textContent = q.type === "choice" ? "« " + q.text + " » : choisissez une réponse." :
+            "« " + raw + " » : " + (q.type === "amount" ? "un nombre entier de jetons ≥ 0" :
+              "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)");
           fields[i].field.focus();
           return;
         }
-        args[fields[i].input.param] = value;
+        values[q.id] = value;
       }
       try {
-        calculate(CALCULATORS[rule.compute](args));
+        calculate(computeDecision(self.proc, rule, values));
         error.textContent = "";
       } catch (e) {
-        if (!(e instanceof CalculatorError)) { throw e; }
+        if (!(e instanceof K.Refusal)) { throw e; }
         calculate(null);  // no figures from impossible amounts
-        error.textContent = e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".";
+        var message = K.refusalText(DATA, e);
+        error.textContent = message.charAt(0).toUpperCase() + message.slice(1) + ".";
       }
     });
     return form;
   };
 
-  Questionnaire.prototype.decision = function (rule) {
+  Questionnaire.prototype.decision = function (rule, inputs) {
     var self = this;
     var box = el("div", "rq-decision admonition success");
     box.appendChild(el("p", "admonition-title", "Décision"));
     var text = el("p", "rq-decision-text", rule.compute ? rule.readable : rule.decision);
     box.appendChild(text);
-    if (rule.compute && CALCULATORS[rule.compute] && rule.inputs) {
-      var form = this.amounts(rule, function (figures) {
-        text.textContent = figures ? render(rule.decision, figures) : rule.readable;
-        explanation.textContent = figures && figures.explanation ? figures.explanation : "";
-      });
-      var explanation = el("p", "rq-explanation");
-      box.insertBefore(form, text);
-      box.insertBefore(explanation, text.nextSibling);
-    } else if (rule.compute) {
-      box.appendChild(el("p", "rq-compute",
-        "Les valeurs entre crochets se calculent avec la règle citée ci-dessous (ses exemples chiffrés " +
-        "montrent le calcul) ; en ligne de commande, « " + this.proc.command + " » les donne exactement."));
+    if (rule.compute) {
+      box.insertBefore(this.amounts(rule, inputs, function (computed) {
+        text.textContent = computed ? computed.text : rule.readable;
+      }), text);
     }
     var cites = el("div", "rq-cites");
     cites.appendChild(el("p", "rq-cites-title", rule.cites.length > 1 ? "Règles citées, à lire à la table :" : "Règle citée, à lire à la table :"));
@@ -571,8 +365,7 @@
     }
   }
 
-  window.RulingQuestionnaire = { step: step, matches: matches, calculators: CALCULATORS, render: render,
-                                 parseAmount: parseAmount, CalculatorError: CalculatorError };
+  window.RulingQuestionnaire = { follow: follow, computeDecision: computeDecision, parseAmount: parseAmount };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", mount);
   } else {

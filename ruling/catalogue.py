@@ -1,0 +1,190 @@
+"""Calculator declarations and book parameters: the data around the kernels of `calculators.py`.
+
+`rulebook/calculators.yaml` says, per calculator, which inputs it asks (French question text),
+which book parameters it reads, which figures and case keys it produces, and every refusal
+message; `rulebook/<book>/parameters.yaml` gives each book's thresholds with the clause they
+come from (as OpenFisca parameters do). Loaded with the base, validated by their schemas.
+"""
+from __future__ import annotations
+
+
+from .errors import CalculatorError, Problem
+from .templates import render
+
+
+# Plain classes, not dataclasses: this module is imported whenever a cached base is read, and
+# building dataclasses costs milliseconds on every `ruling` command.
+
+class Parameter:
+    """One threshold of a book, with the clause that sets it."""
+
+    __slots__ = ("id", "value", "ref", "description", "line")
+
+    def __init__(self, id: str, value, ref: str, description: str = "", line: int = 0):
+        self.id, self.value, self.ref, self.description, self.line = id, value, ref, description, line
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "value": self.value, "ref": self.ref, "description": self.description}
+
+
+class Figure:
+    """A result of a calculator: a description, and for a list of records its fields and cases."""
+
+    __slots__ = ("name", "text", "fields", "cases")
+
+    def __init__(self, name: str, text: str, fields: tuple = (), cases: tuple = ()):
+        self.name, self.text, self.fields, self.cases = name, text, fields, cases
+
+
+class CalculatorSpec:
+    """What a calculator asks, reads and produces (the kernel itself is code)."""
+
+    __slots__ = ("name", "description", "inputs", "parameters", "figures", "cases")
+
+    def __init__(self, name: str, description: str, inputs: list, parameters: dict, figures: dict, cases: tuple = ()):
+        self.name = name
+        self.description = description
+        self.inputs = inputs  # Question objects (origin "calculator")
+        self.parameters = parameters  # parameter id -> "required" | "optional"
+        self.figures = figures  # name -> Figure
+        self.cases = cases
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "description": self.description,
+                "inputs": [q.to_json() for q in self.inputs], "parameters": dict(self.parameters),
+                "figures": {f.name: f.text for f in self.figures.values()}, "cases": list(self.cases)}
+
+
+class Catalogue:
+    """Every calculator declaration, the input names used in refusals, and the refusal templates."""
+
+    __slots__ = ("calculators", "input_names", "refusals", "lines")
+
+    def __init__(self):
+        self.calculators: dict = {}  # name -> CalculatorSpec
+        self.input_names: dict = {}  # input id -> French noun phrase
+        self.refusals: dict = {}  # code -> template
+        self.lines: dict = {}  # calculator name -> line in calculators.yaml
+
+    def get(self, name: str | None) -> CalculatorSpec | None:
+        return self.calculators.get(name) if name else None
+
+    def refusal_text(self, code: str, figures: dict) -> str:
+        """The one French line of a kernel's refusal."""
+        values = dict(figures)
+        if "entree" in values:
+            values["nom"] = self.input_names.get(values["entree"], values["entree"])
+        return render(self.refusals[code], values)
+
+    def to_json(self) -> dict:
+        return {"calculators": [c.to_json() for c in self.calculators.values()],
+                "input_names": dict(self.input_names), "refusals": dict(self.refusals)}
+
+    def listing(self) -> str:
+        """The calculators for rule editors: name, what it does, inputs, parameters, figures, cases."""
+        lines = []
+        for c in self.calculators.values():
+            lines.append(c.name)
+            lines.append(f"  {c.description}")
+            for q in c.inputs:
+                lines.append(f"  entrée {q.id} ({q.type}) : {q.text}")
+            for pid, need in c.parameters.items():
+                lines.append(f"  paramètre {pid}" + (" (facultatif)" if need == "optional" else ""))
+            lines.append("  chiffres : " + ", ".join(f"{f.name} ({f.text})" for f in c.figures.values()))
+            if c.cases:
+                lines.append("  cas : " + ", ".join(c.cases))
+            lines.append("")
+        return "\n".join(lines).rstrip()
+
+
+def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict:
+    """Run calculator `name` on answers keyed by input id and the book's parameters (id -> Parameter).
+    A refusal becomes a `CalculatorError` with its French line (the questionnaire re-asks the amounts)."""
+    from .calculators import KERNELS, Refusal
+
+    spec = catalogue.get(name)
+    inputs = {q.id: values[q.id] for q in spec.inputs}
+    params = {pid: parameters[pid].value for pid in spec.parameters if pid in parameters}
+    try:
+        figures = KERNELS[name](inputs, params)
+    except Refusal as refusal:
+        raise CalculatorError(catalogue.refusal_text(refusal.code, refusal.figures)) from None
+    unknown = set(figures) - set(spec.figures) - {"cas"}
+    if unknown:  # a programming error, caught by the tests
+        raise AssertionError(f"{name} returned undeclared figures {sorted(unknown)}")
+    return figures
+
+
+# -- loading ----------------------------------------------------------------------------------------
+
+def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
+    """`rulebook/calculators.yaml` from the base's snapshot, checked against the kernels the code has."""
+    from .calculators import KERNELS
+    from .load import read_yaml
+    from .procedures import build_question, question_problems
+
+    catalogue = Catalogue()
+    if snap.kind("calculators.yaml") is None:
+        return catalogue
+    doc = read_yaml(snap, "calculators.yaml", problems)
+    if doc is None or not schemas.validate("calculators", doc, problems):
+        return catalogue
+    data = doc.data
+    inputs = {}
+    for qid, qdata in data["inputs"].items():
+        q = build_question(str(qid), {"type": "amount", **{k: v for k, v in qdata.items() if k != "name"}}, "calculator")
+        problems.extend(question_problems(q, doc, ("inputs", qid)))
+        inputs[q.id] = q
+        if "name" in qdata:
+            catalogue.input_names[q.id] = qdata["name"]
+    catalogue.refusals = dict(data["refusals"])
+    for name, cdata in data["calculators"].items():
+        line = doc.line("calculators", name)
+        catalogue.lines[name] = line
+        if name not in KERNELS:
+            problems.append(Problem(doc.display, line, f"le calculateur « {name} » n'a pas de noyau dans "
+                                                       f"ruling/calculators.py ; noyaux : {', '.join(sorted(KERNELS))}"))
+            continue
+        missing = [i for i in cdata["inputs"] if i not in inputs]
+        if missing:
+            problems.append(Problem(doc.display, line, f"le calculateur « {name} » demande l'entrée « {missing[0]} » "
+                                                       "qui n'est pas déclarée sous inputs"))
+            continue
+        figures = {}
+        for fname, fdata in cdata["figures"].items():
+            if isinstance(fdata, str):
+                figures[fname] = Figure(fname, fdata)
+            else:
+                figures[fname] = Figure(fname, fdata["text"], tuple(fdata.get("fields") or {}),
+                                        tuple(fdata.get("cases") or ()))
+        catalogue.calculators[name] = CalculatorSpec(
+            name=name, description=cdata["description"], inputs=[inputs[i] for i in cdata["inputs"]],
+            parameters=dict(cdata.get("parameters") or {}), figures=figures, cases=tuple(cdata.get("cases") or ()))
+    for name in sorted(set(KERNELS) - set(catalogue.calculators)):
+        problems.append(Problem(doc.display, 1, f"le noyau « {name} » de ruling/calculators.py n'est pas déclaré "
+                                                "dans calculators.yaml"))
+    return catalogue
+
+
+def load_parameters(kb, snap, book_id: str, schemas, problems: list[Problem]) -> dict:
+    """`rulebook/<book>/parameters.yaml` from the snapshot: id -> Parameter, each `ref` resolved to a
+    clause of the book."""
+    from .load import read_yaml
+
+    rel = f"{book_id}/parameters.yaml"
+    if snap.kind(rel) is None:
+        return {}
+    doc = read_yaml(snap, rel, problems)
+    if doc is None or not schemas.validate("parameters", doc, problems):
+        return {}
+    out = {}
+    for pid, pdata in doc.data["parameters"].items():
+        ref = str(pdata["ref"])
+        citation = ref if ":" in ref else f"{book_id}:{ref}"
+        line = doc.line("parameters", pid)
+        if kb.find(citation) is None:
+            problems.append(Problem(doc.display, line, f"le paramètre « {pid} » renvoie à « {ref} », règle qui "
+                                                       f"n'existe pas dans le livre {book_id}"))
+            continue
+        out[str(pid)] = Parameter(str(pid), pdata["value"], citation, pdata.get("description", ""), line)
+    return out
