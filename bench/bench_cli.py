@@ -124,7 +124,7 @@ def main() -> None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         subprocess.run([PY, "-m", "compileall", "-q", str(HERE.parent / "ruling")], env=env, check=True)
     print(f"bytecode cache: {'off (worst case)' if args.no_bytecode else 'on (as installed)'}\n")
-    print(f"| command | median (s) | × import click | target |\n|---|---|---|---|")
+    print("| command | median (s) | × import click | target |\n|---|---|---|---|")
     for label, t, ratio, target in process_table(args.runs, env):
         print(f"| `{label}` | {t:.3f} | {ratio:.2f} | {'≤ %.1f×' % target if target else ''} |")
     if not args.skip_synthetic:

@@ -56,7 +56,7 @@ def main() -> None:
             subprocess.run(cmd, env=run_env, capture_output=True, check=True)
             times[key].append(time.perf_counter() - start)
     floor = statistics.median(times["click"])
-    print(f"| command | median (s) | × import click |\n|---|---|---|")
+    print("| command | median (s) | × import click |\n|---|---|---|")
     for key, values in times.items():
         label = 'python -c "import click"' if key == "click" else f"ruling {key}"
         print(f"| `{label}` | {statistics.median(values):.3f} | {statistics.median(values) / floor:.2f} |")

@@ -8,6 +8,7 @@ checks (exhaustive, no overlap, hashes) live in `ruling.check`.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -10,7 +10,6 @@ import functools
 import http.server
 import importlib.util
 import os
-import random
 import threading
 from pathlib import Path
 
