@@ -259,6 +259,7 @@ def chip_race_classic(inputs: dict, params: dict) -> dict:
     return {"jetons-retires": sum(counts), "valeur-retiree": total, "jetons-arrondis": rounded, "plafond": cap,
             "jetons-en-jeu": min(rounded, cap), "cartes": list(counts),
             "garantis": [i + 1 for i in racers if others[i] == 0],
+            "sans-autre-jeton": [{"joueur": i + 1} for i in racers if others[i] == 0],
             "donne": [{"joueur": i + 1, "cartes": counts[i]} for i in racers],
             "cas": "plafonne" if rounded > cap else "non-plafonne"}
 

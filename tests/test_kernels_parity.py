@@ -113,7 +113,8 @@ def _python(name: str, inputs: dict, params: dict) -> dict:
 
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_kernel_parity_with_python(node, catalogue, name):
-    """Same figures or same refusal; and every decision using the calculator reads word for word the same."""
+    """Same figures or same refusal (and the same French line for it); and every decision using the
+    calculator reads word for word the same."""
     kb = catalogue
     spec = kb.catalogue.calculators[name]
     rules = [(p, r) for p in kb.procedures for r in p.rules if r.compute == name]
@@ -131,6 +132,9 @@ def test_kernel_parity_with_python(node, catalogue, name):
             reached["refusal"] += 1
             text = kb.catalogue.refusal_text(expected["refusal"], expected["figures"])
             assert "{{" not in text, text
+            shown = node({"refusalText": {"code": expected["refusal"], "figures": expected["figures"]},
+                          "data": {"refusals": kb.catalogue.refusals, "inputNames": kb.catalogue.input_names}})
+            assert shown["text"] == text  # the browser's refusal reads as the command line's
             return
         reached["figures"] += 1
         for proc, rule in rules:

@@ -219,6 +219,8 @@
     return { "jetons-retires": sum(counts), "valeur-retiree": total, "jetons-arrondis": rounded, plafond: cap,
              "jetons-en-jeu": Math.min(rounded, cap), cartes: counts.slice(),
              garantis: racers.filter(function (i) { return others[i] === 0; }).map(function (i) { return i + 1; }),
+             "sans-autre-jeton": racers.filter(function (i) { return others[i] === 0; })
+               .map(function (i) { return { joueur: i + 1 }; }),
              donne: racers.map(function (i) { return { joueur: i + 1, cartes: counts[i] }; }),
              cas: rounded > cap ? "plafonne" : "non-plafonne" };
   };

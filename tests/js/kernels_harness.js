@@ -2,6 +2,7 @@
 // line on stdin, one JSON answer per line on stdout.
 //   {"kernel": name, "inputs": {...}, "params": {...}}  -> {"figures": {...}} | {"refusal": code, "figures": {...}}
 //   {"render": template, "figures": {...}, "each": {...}} -> {"text": "..."}
+//   {"refusalText": {code, figures}, "data": {refusals, inputNames}} -> {"text": "..."}
 "use strict";
 const path = require("path");
 const readline = require("readline");
@@ -10,6 +11,9 @@ const K = require(path.join(__dirname, "..", "..", "site", "assets", "kernels.js
 function answer(request) {
   if (request.render !== undefined) {
     return { text: K.render(request.render, request.figures, request.each) };
+  }
+  if (request.refusalText !== undefined) {
+    return { text: K.refusalText(request.data, new K.Refusal(request.refusalText.code, request.refusalText.figures)) };
   }
   if (request.list) {
     return { kernels: Object.keys(K.kernels).sort() };
