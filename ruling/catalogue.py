@@ -166,9 +166,9 @@ def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
     return catalogue
 
 
-def load_parameters(kb, snap, book_id: str, schemas, problems: list[Problem]) -> dict:
+def load_parameters(kb, snap, book_id: str, schemas, problems: list[Problem], unloaded=frozenset()) -> dict:
     """`rulebook/<book>/parameters.yaml` from the snapshot: id -> Parameter, each `ref` resolved to a
-    clause of the book."""
+    clause of the book (not reported when a file of that book did not load: that file is the cause)."""
     from .load import read_yaml
 
     rel = f"{book_id}/parameters.yaml"
@@ -182,7 +182,7 @@ def load_parameters(kb, snap, book_id: str, schemas, problems: list[Problem]) ->
         ref = str(pdata["ref"])
         citation = ref if ":" in ref else f"{book_id}:{ref}"
         line = doc.line("parameters", pid)
-        if kb.find(citation) is None:
+        if kb.find(citation) is None and citation.split(":")[0] not in unloaded:
             problems.append(Problem(doc.display, line, f"le paramètre « {pid} » renvoie à « {ref} », règle qui "
                                                        f"n'existe pas dans le livre {book_id}"))
             continue

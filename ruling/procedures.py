@@ -240,9 +240,10 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[
     catalogue = load_catalogue(snap, schemas, problems)
     procedures: list[Procedure] = []
     all_parameters: dict = {}
+    complete = not unloaded  # every book and procedure file loaded: only then is an unused calculator a problem
     for book in kb.books:
         context = load_context(snap, book.id, schemas, problems)
-        parameters = load_parameters(kb, snap, book.id, schemas, problems)
+        parameters = load_parameters(kb, snap, book.id, schemas, problems, unloaded)
         all_parameters[book.id] = parameters
         seen: dict[str, str] = {}
         mine = []
@@ -250,13 +251,16 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[
         if snap.kind(folder) == "file":
             problems.append(Problem(snap.display(folder), 0, "« procedures » est un fichier ; attendu un dossier "
                                                              "de procédures (<livre>/procedures/<id>.yaml)"))
+            complete = False
             continue
         for rel in snap.children(folder):
             doc = read_yaml(snap, rel, problems)
             if doc is None or not schemas.validate("procedure", doc, problems):
+                complete = False
                 continue
             proc = _build_procedure(kb, book.id, doc, context, catalogue, parameters, problems, unloaded)
             if proc is None:
+                complete = False
                 continue
             if proc.id in seen:
                 problems.append(Problem(doc.display, doc.line("id"),
@@ -268,7 +272,7 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[
         problems.extend(unused_parameter_problems(root, book.id, parameters, mine))
         procedures.extend(mine)
     used = {r.compute for p in procedures for r in p.rules}
-    for name in catalogue.calculators:
+    for name in catalogue.calculators if complete else ():
         if name not in used:  # dead arithmetic: computed in two languages for nothing
             problems.append(Problem(f"{root.name}/calculators.yaml", catalogue.lines.get(name, 1),
                                     f"le calculateur « {name} » n'est utilisé par aucune procédure ; retirez-le "
