@@ -67,12 +67,12 @@ def process_table(runs: int, env: dict) -> list[tuple[str, float, float | None]]
     return [(label, t, t / floor, target) for label, t, target in rows]
 
 
-LOAD_CODE = "from ruling.load import load_kb; load_kb(P)"
-INDEX_CODE = "from ruling.load import load_kb; from ruling.search import search; search(load_kb(P), 'carte')"
+LOAD_CODE = "from ruling.kb.load import load_kb; load_kb(P)"
+INDEX_CODE = "from ruling.kb.load import load_kb; from ruling.search import search; search(load_kb(P), 'carte')"
 
 QUERY_CODE = """
 import statistics, time
-from ruling.load import load_kb
+from ruling.kb.load import load_kb
 from ruling.search import search
 kb = load_kb(P)
 search(kb, 'carte')

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ruling.diff import Side, diff_sides  # noqa: E402
-from ruling.model import Chapter, Clause  # noqa: E402
+from ruling.diff.revisions import Side, diff_sides  # noqa: E402
+from ruling.kb.model import Chapter, Clause  # noqa: E402
 
 PER_CHAPTER = 50
 

@@ -35,11 +35,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--entries", type=int, default=5000)
     args = parser.parse_args()
-    from ruling.engine import decide
-    from ruling.journal import Journal
-    from ruling.journal_render import csv_bytes, table_text
-    from ruling.journal_rulings import entry_for, parse_player, replay
-    from ruling.load import load_kb
+    from ruling.decide.engine import decide
+    from ruling.journal.store import Journal
+    from ruling.render.journal import csv_bytes, table_text
+    from ruling.journal.rulings import entry_for, parse_player, replay
+    from ruling.kb.load import load_kb
 
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "RULING_JOURNAL": str(Path(tmp) / "cli.sqlite3")}

@@ -76,7 +76,7 @@ def load_suite() -> list[dict]:
 
 
 def bench_in_process(suite: list[dict]) -> None:
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
     from ruling.search import search
 
     kb = load_kb()
@@ -99,7 +99,7 @@ def bench_in_process(suite: list[dict]) -> None:
 
 
 def bench_build(repeats: int = 3) -> None:
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
     from ruling.search import _ram_index, build_index_dir, documents
 
     kb = load_kb()

@@ -46,7 +46,7 @@ def measure(name: str, kb: Path, work: Path, runs: int) -> dict:
     dest = work / f"site-{name}"
     cold = build(kb, dest, cache)
     warm = [build(kb, dest, cache) for _ in range(runs)]
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
 
     clauses = len(load_kb(kb, use_cache=False).clauses(all_revisions=True))
     index = dest / "search" / "search_index.json"

@@ -14,11 +14,11 @@ __all__ = ["load_kb", "UserError", "KnowledgeBaseError", "__version__"]
 
 def __getattr__(name):  # lazy: importing ruling costs nothing until used
     if name == "load_kb":
-        from .load import load_kb
+        from ruling.kb.load import load_kb
 
         return load_kb
     if name in ("UserError", "KnowledgeBaseError"):
-        from . import errors
+        from ruling import errors
 
         return getattr(errors, name)
     raise AttributeError(name)

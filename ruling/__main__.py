@@ -1,3 +1,3 @@
-from .cli import main
+from ruling.cli import main
 
 main()

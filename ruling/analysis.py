@@ -12,7 +12,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from . import whoosh_fast  # noqa: F401  (first: see its docstring)
+from ruling import whoosh_fast  # noqa: F401  (first: see its docstring)
 from whoosh.analysis import Filter, StemFilter, StopFilter, Tokenizer
 from whoosh.analysis.acore import Token
 from whoosh.lang import stemmer_for_language, stopwords_for_language

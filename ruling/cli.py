@@ -10,10 +10,10 @@ import sys
 
 import click
 
-from . import completion
-from .click_fr import FrenchCommand, FrenchHelpMixin
-from .errors import RulingError, UserError
-from .journal_cli import journal_command, journal_options, journal_recorder
+from ruling import completion
+from ruling.click_fr import FrenchCommand, FrenchHelpMixin
+from ruling.errors import RulingError, UserError
+from ruling.journal.commands import journal_command, journal_options, journal_recorder
 
 
 def _set_kb_late(ctx, param, value):
@@ -66,15 +66,15 @@ class RulingGroup(FrenchHelpMixin, click.Group):
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
-            from .click_fr import unknown_command_fr
+            from ruling.click_fr import unknown_command_fr
 
             raise unknown_command_fr(name, list(self.commands))
         return super().resolve_command(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        from .terminal import guarded_output
+        from ruling.render.terminal import guarded_output
 
-        # ruling.terminal decides what reaches the terminal (click would strip some styles only).
+        # ruling.render.terminal decides what reaches the terminal (click would strip some styles only).
         extra.setdefault("color", True)
         with guarded_output():
             rv = self._main(args, prog_name, complete_var, **extra)
@@ -89,7 +89,7 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         except RulingError as e:
             rv = _report_error(e, _wants_json(args))
         except click.ClickException as e:
-            from .click_fr import usage_error
+            from ruling.click_fr import usage_error
 
             rv = _report_error(usage_error(e), _wants_json(args))
         except click.Abort:
@@ -102,7 +102,7 @@ def _kb(ctx: click.Context):
     """The knowledge base, loaded once per process."""
     obj = ctx.find_root().obj
     if obj.get("kb") is None:
-        from .load import load_kb
+        from ruling.kb.load import load_kb
 
         obj["kb"] = load_kb(obj.get("kb_path"))
     return obj["kb"]
@@ -135,7 +135,7 @@ def cli(ctx, kb_path):
 @click.pass_context
 def show(ctx, citation, book, as_json):
     """Affiche une règle mot pour mot : club:9-13, 9-13, club@v1:8-10."""
-    from .render_text import clause_report
+    from ruling.render.text import clause_report
 
     kb = _kb(ctx)
     clause = kb.clause(citation, book=book)
@@ -154,7 +154,7 @@ def show(ctx, citation, book, as_json):
 @click.pass_context
 def list_(ctx, book, as_json):
     """Liste les livres, ou les chapitres et règles d'un livre (club, club@v1)."""
-    from .render_text import book_listing, books_listing
+    from ruling.render.text import book_listing, books_listing
 
     kb = _kb(ctx)
     if book is None:
@@ -188,10 +188,10 @@ def export(ctx, as_json):
 @click.pass_context
 def check(ctx, as_json, stamp):
     """Valide la base de règles ; code 0 si elle est propre, 1 sinon."""
-    from .check import check_kb
+    from ruling.kb.validate import check_kb
 
     if stamp:
-        from .check import stamp as stamp_cites
+        from ruling.kb.validate import stamp as stamp_cites
 
         changed = stamp_cites(ctx.find_root().obj.get("kb_path"))
         message = f"empreintes écrites dans {len(changed)} fichier(s)" if changed else "empreintes déjà à jour"
@@ -211,7 +211,7 @@ def check(ctx, as_json, stamp):
 def test_(ctx, book, as_json):
     """Rejoue les scénarios du livre (rulebook/LIVRE/scenarios/) : chaque décision attendue est-elle
     celle que donnent les procédures ? Code 0 si tout passe, 1 sinon."""
-    from .scenarios import run_tests
+    from ruling.decide.scenarios import run_tests
 
     report = run_tests(_kb(ctx), book)
     if as_json:
@@ -230,8 +230,8 @@ def test_(ctx, book, as_json):
 def diff_(ctx, sides, as_json, as_markdown, rulings):
     """Ce qui a changé entre deux éditions, règle par règle : `ruling diff club` (précédente
     contre actuelle), `ruling diff club@v1 club`, un fichier ou dossier YAML, git:HEAD~1:rulebook/club."""
-    from .diff import diff
-    from .redline import report_markdown, report_text
+    from ruling.diff.revisions import diff
+    from ruling.diff.redline import report_markdown, report_text
 
     if len(sides) > 2:
         raise UserError(f"{len(sides)} côtés donnés ; attendu ruling diff [ANCIEN] NOUVEAU")
@@ -241,7 +241,7 @@ def diff_(ctx, sides, as_json, as_markdown, rulings):
     old, new = (None, sides[0]) if len(sides) == 1 else sides
     result = diff(old, new, kb)
     if rulings:
-        from .diff import replay_rulings
+        from ruling.diff.revisions import replay_rulings
 
         result.rulings = replay_rulings(result, kb)
     if as_json:
@@ -256,7 +256,7 @@ def diff_(ctx, sides, as_json, as_markdown, rulings):
 
 def _decide_inputs(answer_pairs, answers_file, profile_file) -> tuple[dict, dict]:
     """Answers (file then -a pairs) and profile, read and checked for form."""
-    from .questionnaire import parse_pairs, read_mapping_file
+    from ruling.decide.questionnaire import parse_pairs, read_mapping_file
 
     answers = read_mapping_file(answers_file, "réponses") if answers_file else {}
     answers.update(parse_pairs(answer_pairs))
@@ -279,8 +279,8 @@ def _decide_inputs(answer_pairs, answers_file, profile_file) -> tuple[dict, dict
 def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_json, journal):
     """Donne la décision d'une procédure à partir des réponses ; code 2 et la liste des questions
     s'il en manque."""
-    from .engine import decide as decide_
-    from .questionnaire import decision_report, missing_report
+    from ruling.decide.engine import decide as decide_
+    from ruling.decide.questionnaire import decision_report, missing_report
 
     kb = _kb(ctx)
     answers, profile = _decide_inputs(answer_pairs, answers_file, profile_file)
@@ -306,7 +306,7 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 @click.pass_context
 def procedures(ctx, book, show_calculators, as_json):
     """Liste les procédures de décision avec leurs questions et leurs choix."""
-    from .questionnaire import procedures_listing
+    from ruling.decide.questionnaire import procedures_listing
 
     kb = _kb(ctx)
     if show_calculators:
@@ -338,7 +338,7 @@ def procedures(ctx, book, show_calculators, as_json):
 def search_(ctx, words, book, kind, limit, as_json):
     """Cherche règles et procédures avec les mots de la table : `ruling search relance insuffisante`,
     sans accents, avec fautes de frappe ou en anglais du poker (overchip, misdeal)."""
-    from .search import result_text, search_path
+    from ruling.search import result_text, search_path
 
     if not words:
         raise UserError("indiquez les mots à chercher, par exemple : ruling search relance insuffisante")
@@ -361,7 +361,7 @@ def search_(ctx, words, book, kind, limit, as_json):
 def ask(ctx, words, book, profile_file, journal):
     """Questionnaire guidé : décrivez la situation, répondez aux seules questions utiles, lisez la
     décision et la règle à lire à la table."""
-    from .questionnaire import read_mapping_file, run_questionnaire
+    from ruling.decide.questionnaire import read_mapping_file, run_questionnaire
 
     kb = _kb(ctx)
     if book is not None:
@@ -382,8 +382,8 @@ def ask(ctx, words, book, profile_file, journal):
 @click.pass_context
 def compare(ctx, situation, answer_pairs, as_json):
     """Ce que chaque livre décide pour une même situation, côte à côte, et où ils diffèrent."""
-    from .engine import compare as compare_
-    from .questionnaire import comparison_report, parse_pairs
+    from ruling.decide.engine import compare as compare_
+    from ruling.decide.questionnaire import comparison_report, parse_pairs
 
     result = compare_(_kb(ctx), situation, parse_pairs(answer_pairs))
     if as_json:

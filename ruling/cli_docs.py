@@ -23,7 +23,7 @@ def _help(command: click.Command, info_name: str, parent: click.Context | None =
 
 def cli_reference() -> str:
     """Markdown: the top-level help, then one section per command, in alphabetical order."""
-    from .cli import cli
+    from ruling.cli import cli
 
     root = _context(cli, "ruling")
     parts = ["# Référence de la ligne de commande", "",

@@ -9,8 +9,8 @@ import re
 
 import click
 
-from .errors import shown
-from .model import closest
+from ruling.errors import shown
+from ruling.kb.model import closest
 
 
 def _param_name(param) -> str:
@@ -62,7 +62,7 @@ def _bad_value_fr(err: click.BadParameter) -> str:
 
 def usage_error(err: click.ClickException):
     """A click usage error as our `UserError`: the French line and the names it suggests."""
-    from .errors import UserError
+    from ruling.errors import UserError
 
     suggestions = sorted(err.possibilities or []) if isinstance(err, click.NoSuchOption) else []
     if isinstance(err, click.BadParameter) and isinstance(getattr(err.param, "type", None), click.Choice):
@@ -72,7 +72,7 @@ def usage_error(err: click.ClickException):
 
 def unknown_command_fr(name: str, commands: list[str]):
     """The `UserError` for an unknown command, with the nearest command names."""
-    from .errors import UserError
+    from ruling.errors import UserError
 
     msg = f"commande inconnue : « {name} »"
     close = closest(name, commands, n=2)

@@ -11,8 +11,8 @@ import os
 
 
 def _kb(ctx):
-    from .errors import UserError
-    from .load import load_kb
+    from ruling.errors import UserError
+    from ruling.kb.load import load_kb
 
     path = ctx.find_root().params.get("kb_path") or os.environ.get("RULING_KB")
     try:

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
-from .errors import UserError, shown
+from ruling import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
+from ruling.errors import UserError, shown
 
 INDEX_FORMAT = "9"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
@@ -111,14 +111,14 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
     When the index of the base's current content is cached, the base itself is not loaded:
     its content hash finds the index, which holds everything a search shows.
     """
-    from .load import base_digest, load_kb, resolve_root
+    from ruling.kb.load import base_digest, load_kb, resolve_root
 
     root = resolve_root(path)
     index = _cached_index(base_digest(root))
     if index is None:
         return search(load_kb(path), query, book=book, kind=kind, limit=limit)
     if book is not None and book not in index.lexicon.books:
-        from .model import _unknown
+        from ruling.kb.model import _unknown
 
         raise _unknown("le livre", book, index.lexicon.books)
     _check_options(kind, limit)
@@ -173,7 +173,7 @@ class GlossaryMap:
 
 def glossary_map(glossary: list) -> GlossaryMap:
     """The glossary analysed: which phrasings are recognised, and what they expand to."""
-    from .analysis import analyze, words
+    from ruling.analysis import analyze, words
 
     groups: list[list[tuple[str, ...]]] = []
     by_terms: dict[tuple[str, ...], list[int]] = {}
@@ -245,7 +245,7 @@ class QueryPlan:
 
     @classmethod
     def build(cls, query: str, index) -> "QueryPlan":
-        from .analysis import STOP_WORDS, fold, stem, words
+        from ruling.analysis import STOP_WORDS, fold, stem, words
 
         gmap = index.glossary
         numbers, named = [], []
@@ -323,7 +323,7 @@ def _glossary_span(stems: list[str], i: int, gmap: GlossaryMap) -> tuple[int, li
 
 def _fuzzy_glossary(word: str, gmap: GlossaryMap) -> list[int]:
     """Glossary groups with a one-word phrasing a typo or two away from `word` ("maldone")."""
-    from .analysis import stem
+    from ruling.analysis import stem
 
     maxdist = fuzzy_distance(word)
     if not maxdist:
@@ -365,7 +365,7 @@ def edit_distance(a: str, b: str, limit: int) -> int:
 def _schema():
     from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
-    from .analysis import french_analyzer
+    from ruling.analysis import french_analyzer
 
     analyzer = french_analyzer()
     return Schema(
@@ -491,7 +491,7 @@ class Lexicon:
     def build(cls, docs: list[dict], glossary: list, books: list[str]) -> "Lexicon":
         from collections import Counter
 
-        from .analysis import STOP_WORDS, fold, stem, words
+        from ruling.analysis import STOP_WORDS, fold, stem, words
 
         forms: dict[str, Counter] = {}
         for doc in docs:
@@ -527,7 +527,7 @@ class Lexicon:
 
     def term_spans(self, text: str) -> list[tuple[str, int, int]]:
         """(term, start, end) of each indexed word of `text` (as `analysis.analyze_spans`)."""
-        from .analysis import STOP_WORDS, fold, stem, words
+        from ruling.analysis import STOP_WORDS, fold, stem, words
 
         out = []
         for word, start, end in words(text):
@@ -1076,11 +1076,11 @@ def open_index(kb) -> SearchIndex:
     """The index of `kb`: from this process, from the cache directory, or built now.
 
     A cached index without its marker, or that fails to open or answer, is removed and
-    rebuilt; when the cache directory is unwritable or refused (`ruling.cache`: another user
+    rebuilt; when the cache directory is unwritable or refused (`ruling.kb.cache`: another user
     could have planted an index, whose table of contents whoosh unpickles) the index lives
     in memory.
     """
-    from .cache import prune, usable_cache_dir
+    from ruling.kb.cache import prune, usable_cache_dir
 
     docs = None if kb.digest else documents(kb)
     digest = index_digest(kb, docs)
@@ -1114,7 +1114,7 @@ def open_index(kb) -> SearchIndex:
 
 def _open_cached(final: Path) -> SearchIndex | None:
     """The finished index folder `final`, opened; a damaged or untrusted one is removed."""
-    from .cache import touch, trusted_entry
+    from ruling.kb.cache import touch, trusted_entry
 
     if not final.is_dir() and not final.is_symlink():
         return None
@@ -1129,7 +1129,7 @@ def _open_cached(final: Path) -> SearchIndex | None:
 
 def _cached_index(digest: str) -> SearchIndex | None:
     """The index for `digest` if this process or the cache directory already has it."""
-    from .cache import usable_cache_dir
+    from ruling.kb.cache import usable_cache_dir
 
     index = _OPEN.get(f"ram:{digest}")
     if index is not None:
@@ -1227,7 +1227,7 @@ def snippet(text: str, terms: set[tuple[str, ...]], term_spans=None, width: int 
     occurs, a phrase only where its words follow each other (stop words aside).
     """
     if term_spans is None:
-        from .analysis import analyze_spans as term_spans
+        from ruling.analysis import analyze_spans as term_spans
 
     spans = term_spans(text)
     stems = [term for term, _, _ in spans]
@@ -1289,7 +1289,7 @@ def _suggest(index: SearchIndex, query: str, book, kind) -> str | None:
     from rapidfuzz.distance import Levenshtein
     from rapidfuzz.process import extractOne
 
-    from .analysis import STOP_WORDS, fold, stem, words
+    from ruling.analysis import STOP_WORDS, fold, stem, words
 
     candidates = [w for w, (written, term) in index.lexicon.words.items() if term and len(w) >= 3 and w.isalpha()]
     pieces, pos, changed = [], 0, False

@@ -25,7 +25,7 @@ def _private_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def kb():
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
 
     return load_kb(RULEBOOK)
 

@@ -7,8 +7,8 @@ import click
 import pytest
 import yaml
 
-from ruling.engine import answer_text, decide, decide_procedure, find_procedure, normalise_answers
-from ruling.questionnaire import find_situations
+from ruling.decide.engine import answer_text, decide, decide_procedure, find_procedure, normalise_answers
+from ruling.decide.questionnaire import find_situations
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "rulebook"
 
@@ -169,7 +169,7 @@ def test_stale_citation_after_amounts_is_not_asked_again(run, kb_copy):
 
 def test_refusals_have_their_own_error_classes(kb, kb_copy):
     from ruling.errors import CalculatorError, KnowledgeBaseError, RulingError, StaleCitationError, UserError
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
 
     for cls in (UserError, CalculatorError, StaleCitationError, KnowledgeBaseError):
         assert issubclass(cls, RulingError) and cls.exit_code == 2

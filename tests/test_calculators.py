@@ -1,6 +1,6 @@
 """Calculators: the worked examples of the rulebooks, edge cases, and invariants checked on random tables.
 
-Each kernel runs as the engine runs it (`ruling.catalogue.run`): inputs keyed by question id, the
+Each kernel runs as the engine runs it (`ruling.decide.catalogue.run`): inputs keyed by question id, the
 book's parameters from `rulebook/<book>/parameters.yaml`, refusals rendered from calculators.yaml.
 """
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruling.calculators import KERNELS, play_round
-from ruling.catalogue import run
+from ruling.decide.calculators import KERNELS, play_round
+from ruling.decide.catalogue import run
 from ruling.errors import UserError
 
 

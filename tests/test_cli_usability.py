@@ -164,7 +164,7 @@ def test_the_search_hint_opens_the_procedure_directly(run):
 
 
 def test_compare_lists_only_the_outcomes_each_case_can_reach(run, kb):
-    from ruling.engine import decide
+    from ruling.decide.engine import decide
 
     out = run("compare", "relance-minimum").stdout
     case = out.split("Cas demande=minimum")[1].split("\n\n")[0]

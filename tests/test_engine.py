@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from ruling.engine import analyse, compare, decide, parse_answer
+from ruling.decide.engine import analyse, compare, decide, parse_answer
 from ruling.errors import UserError
-from ruling.procedures import Procedure, Question, Rule, text_hash
+from ruling.decide.procedures import Procedure, Question, Rule, text_hash
 
 FLOP = "club/procedures/flop-irregulier.yaml"
 
@@ -290,7 +290,7 @@ def test_missing_hash_is_flagged_then_stamped(run, kb_copy):
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 1 and "« 2-5 »" in result.output and "--stamp" in result.output
     run("check", "--stamp", kb_path=kb_copy)
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
 
     clause = load_kb(kb_copy).clause("club:2-5")
     assert f'"2-5#{text_hash(clause.full_text)}"' in path.read_text(encoding="utf-8")

@@ -25,11 +25,11 @@ COMMANDS = sorted(cli.commands)
 @pytest.fixture(scope="module")
 def loaded(kb):
     """Serve the already-loaded base to every invocation (the fuzzing is about arguments)."""
-    import ruling.load
+    import ruling.kb.load
 
     mp = pytest.MonkeyPatch()
-    original = ruling.load.load_kb
-    mp.setattr(ruling.load, "load_kb", lambda path=None, **kw: kb if path in (None, str(RULEBOOK)) else original(path, **kw))
+    original = ruling.kb.load.load_kb
+    mp.setattr(ruling.kb.load, "load_kb", lambda path=None, **kw: kb if path in (None, str(RULEBOOK)) else original(path, **kw))
     yield kb
     mp.undo()
 

@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the one YAML reader (`ruling.safe_yaml`) and of the loader on broken files.
+"""Property-based fuzzing of the one YAML reader (`ruling.kb.safe_yaml`) and of the loader on broken files.
 
 Whatever bytes a chapter, an answers file or a diff side holds, the reader either returns
 plain data (what PyYAML's safe loader returns) or raises `YamlProblem` with a French
@@ -12,7 +12,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruling.safe_yaml import YamlProblem, parse_yaml
+from ruling.kb.safe_yaml import YamlProblem, parse_yaml
 
 EXAMPLES = int(os.environ.get("RULING_FUZZ_EXAMPLES", "400"))
 PIECES = ["a", "b", ":", ": ", "- ", "\n", "  ", "\t", "&x ", "*x", "&y ", "*y", "[", "]", "{", "}", ",", "'", '"',
@@ -74,7 +74,7 @@ def test_a_randomly_broken_file_is_a_problem_of_the_base_never_an_exception(rel,
 
     from conftest import RULEBOOK
     from ruling.errors import Problem
-    from ruling.load import parse_kb, take_snapshot
+    from ruling.kb.load import parse_kb, take_snapshot
 
     snap = _SNAPSHOT.get("real") or _SNAPSHOT.setdefault("real", take_snapshot(RULEBOOK))
     data = snap.files[rel]

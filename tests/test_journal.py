@@ -30,13 +30,13 @@ def jpath(tmp_path):
 @pytest.fixture
 def clock(monkeypatch):
     """Rulings recorded at the times given, today, local time: `clock("21:14", "22:05")`."""
-    import ruling.journal
+    import ruling.journal.store
 
     def set_times(*times):
         today = datetime.now().astimezone()
         stamps = iter([today.replace(hour=int(t[:2]), minute=int(t[3:]), second=0, microsecond=0).isoformat()
                        for t in times])
-        monkeypatch.setattr(ruling.journal, "now", lambda: next(stamps))
+        monkeypatch.setattr(ruling.journal.store, "now", lambda: next(stamps))
     return set_times
 
 
@@ -80,7 +80,7 @@ def test_decide_records_the_ruling_with_every_key(rule, run, jpath, kb, clock):
     assert (entry["book"], entry["revision"], entry["kb_digest"]) == ("club", "v2", kb.digest)
     assert (entry["procedure"], entry["outcome"]) == ("flop-irregulier", "quatrieme-carte-brulee")
     assert entry["answers"] == {"defaut": "quatre-cartes", "ordre-connu": True}
-    from ruling.procedures import text_hash
+    from ruling.decide.procedures import text_hash
 
     clause = kb.find("club:2-7")
     assert {"citation": "club:2-7", "hash": text_hash(clause.full_text)} in entry["citations"]
@@ -392,7 +392,7 @@ def test_bad_event_and_player(rule):
 
 def _record_many(args):
     path, worker, count = args
-    from ruling.journal import Entry, Journal, Player
+    from ruling.journal.store import Entry, Journal, Player
 
     for k in range(count):
         with Journal(path) as journal:
@@ -421,7 +421,7 @@ def test_eight_cli_processes_at_once(tmp_path):
 
 
 def test_schema_version_and_migrations(jpath, monkeypatch):
-    import ruling.journal as journal
+    import ruling.journal.store as journal
 
     with journal.Journal(jpath):
         pass
@@ -452,10 +452,10 @@ def _assert_ruling_kept(result, message):
 
 
 def test_locked_journal(rule, jpath, monkeypatch):
-    import ruling.journal
+    import ruling.journal.store
 
     rule(*HORS_TOUR, "--event", EVENT)
-    monkeypatch.setattr(ruling.journal, "LOCK_TIMEOUT", 0.2)
+    monkeypatch.setattr(ruling.journal.store, "LOCK_TIMEOUT", 0.2)
     holder = sqlite3.connect(jpath, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
@@ -522,7 +522,7 @@ def test_a_journal_spec_the_procedure_cannot_honour_is_refused(run, kb_copy):
 # -- the site's history page: a published event log replayed ----------------------------------------------
 
 def test_history_page_replays_a_published_event_log(rule, run, jpath, kb_copy, tmp_path):
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
     from ruling.site.build import read_event_logs
     from ruling.site.pages import SitePages
 

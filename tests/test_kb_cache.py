@@ -13,9 +13,9 @@ import time
 import pytest
 
 from conftest import ROOT, RULEBOOK
-from ruling import plain
-from ruling.cache import KEEP_NEWEST, prune
-from ruling.load import cache_dir, load_kb, take_snapshot
+from ruling.kb import plain
+from ruling.kb.cache import KEEP_NEWEST, prune
+from ruling.kb.load import cache_dir, load_kb, take_snapshot
 
 CLAUSE_1_2 = "Aucun mineur n'est accepté en tournoi."
 
@@ -119,7 +119,7 @@ def test_a_same_size_edit_with_the_mtime_kept_is_seen(fresh_cache, kb_copy):
 
 def test_an_edit_between_hashing_and_parsing_is_never_cached_under_the_old_key(fresh_cache, kb_copy, monkeypatch):
     """The editor saves while a cold process reads the base: what is cached is what was hashed."""
-    import ruling.load as load
+    import ruling.kb.load as load
 
     chapter = kb_copy / "club" / "01-regles-generales.yaml"
     original = chapter.read_text(encoding="utf-8")

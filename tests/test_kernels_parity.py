@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, RULEBOOK
-from ruling.calculators import KERNELS, Refusal
-from ruling.templates import pick, render
+from ruling.decide.calculators import KERNELS, Refusal
+from ruling.decide.templates import pick, render
 
 NODE = shutil.which("node") or "/usr/bin/node"
 HARNESS = ROOT / "tests" / "js" / "kernels_harness.js"
@@ -49,7 +49,7 @@ def node():
 
 @pytest.fixture(scope="module")
 def catalogue():
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
 
     kb = load_kb(RULEBOOK)
     return kb

@@ -41,7 +41,7 @@ def test_the_club_threshold_is_one_edit_for_cli_scenarios_and_site(run, kb_copy)
                and "total-du = 200, attendu 400" in line for line in tested.output.splitlines()), tested.output
 
     # the site: the exported data carries the new value, and the browser's kernel decides with it
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
     from ruling.site.build import questionnaire_data
     from ruling.site.pages import SitePages
 

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from ruling.load import default_root, load_kb
-from ruling.scenarios import read_scenario_files, replay, run_tests
+from ruling.kb.load import default_root, load_kb
+from ruling.decide.scenarios import read_scenario_files, replay, run_tests
 
 KB = load_kb()
 FILES, PROBLEMS = read_scenario_files(default_root(), [b.id for b in KB.books])

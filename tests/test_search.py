@@ -309,7 +309,7 @@ def test_permission_denied_falls_back_to_an_in_memory_index(kb, cold_cache, monk
 
 
 def test_base_without_digest_gets_an_index_keyed_by_its_content(cold_cache, kb_copy):
-    from ruling.load import parse_kb
+    from ruling.kb.load import parse_kb
 
     base, problems = parse_kb(kb_copy)
     assert not problems and base.digest == ""
@@ -323,7 +323,7 @@ def test_base_without_digest_gets_an_index_keyed_by_its_content(cold_cache, kb_c
 
 
 def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold_cache):
-    import ruling.load
+    import ruling.kb.load
 
     run("search", "relance")  # builds the index (loads the base once)
     monkeypatch.setattr(search_module, "_OPEN", {})
@@ -331,6 +331,6 @@ def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold
     def no_load(*args, **kwargs):
         raise AssertionError("the base was loaded although its index is cached")
 
-    monkeypatch.setattr(ruling.load, "load_kb", no_load)
+    monkeypatch.setattr(ruling.kb.load, "load_kb", no_load)
     result = run("search", "relanse", "insufisante", "--json")
     assert result.exit_code == 0 and "club:9-9" in result.output

@@ -51,7 +51,7 @@ def synthetic(tmp_path_factory):
     spec = importlib.util.spec_from_file_location("bench_synthetic", ROOT / "bench" / "synthetic.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    from ruling.load import load_kb
+    from ruling.kb.load import load_kb
 
     kb = load_kb(module.generate(tmp_path_factory.mktemp("synthetic") / "kb", books=4, clauses=500, procedures=40))
     return kb, S.open_index(kb)

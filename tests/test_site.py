@@ -52,7 +52,7 @@ INJECTION_TITLE = "# Titre | *faux* <b>gras</b> {#autre}"
 
 def inject(kb_root: Path) -> str:
     """Put the injection text into a clause that no procedure cites; return its citation."""
-    from ruling.load import parse_kb
+    from ruling.kb.load import parse_kb
 
     kb, problems = parse_kb(kb_root)
     assert not problems
@@ -292,7 +292,7 @@ def parse_text(html: str) -> str:
 def test_the_exported_tree_is_the_engines_walk(kb):
     """Every node of the tree the flowchart draws and the browser follows is what `ruling decide`
     gives on the answers leading to it: the same next question, the same decision, the same amounts."""
-    from ruling import engine
+    from ruling.decide import engine
 
     assert kb.procedures
     for proc in kb.procedures:
@@ -314,7 +314,7 @@ def test_the_exported_tree_is_the_engines_walk(kb):
 
 
 def test_the_flowchart_draws_the_exported_tree(kb):
-    from ruling.engine import decision_tree
+    from ruling.decide.engine import decision_tree
     from ruling.site.walk import flowchart_tree
 
     proc = next(p for p in kb.procedures if p.citation == "club:relance-minimum")

@@ -186,7 +186,7 @@ def test_questionnaire_runs_to_its_decision(page, server, kb):
 def test_questionnaire_in_the_browser_follows_the_engines_tree(page, server, kb):
     """For every procedure and every answer set on the way, the browser reaches the node the engine's
     tree has there (the tree itself is proved to be `ruling decide`'s walk in test_site.py)."""
-    from ruling.engine import decision_tree
+    from ruling.decide.engine import decision_tree
 
     cases = []
     for proc in kb.procedures:
@@ -207,8 +207,8 @@ def test_questionnaire_in_the_browser_follows_the_engines_tree(page, server, kb)
 def test_computed_decision_in_the_browser(page, server, kb):
     """Club 9-13's worked example: opening at 200, all-in at 290 -> minimum re-raise 490 (total), the
     sentence word for word what `ruling decide` prints."""
-    from ruling.calculators import KERNELS
-    from ruling.engine import decide
+    from ruling.decide.calculators import KERNELS
+    from ruling.decide.engine import decide
 
     page.goto(server + "procedures/club/relance-minimum.html")
     assert sorted(page.evaluate("Object.keys(window.RulingKernels.kernels)")) == sorted(KERNELS)
@@ -231,7 +231,7 @@ def test_computed_decision_in_the_browser(page, server, kb):
 
 def test_side_pots_are_computed_in_the_browser(page, server, kb):
     """The calculators once left to the command line (side pots here) run in the browser too."""
-    from ruling.engine import decide
+    from ruling.decide.engine import decide
 
     page.goto(server + "procedures/club/partage-du-pot.html")
     page.fill("input[name='engagements']", "500, 1000, 1000")
@@ -247,8 +247,8 @@ def test_every_computed_decision_runs_in_the_browser(page, server, kb):
     typing the amounts) shows word for word the decision `ruling decide` prints."""
     import re
 
-    from ruling.engine import decide_procedure, decision_tree, normalise_answers
-    from ruling.scenarios import read_scenario_files
+    from ruling.decide.engine import decide_procedure, decision_tree, normalise_answers
+    from ruling.decide.scenarios import read_scenario_files
 
     files, problems = read_scenario_files(Path(kb.root), [b.id for b in kb.books])
     assert not problems

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from ruling.terminal import OWN_STYLES, visible
+from ruling.render.terminal import OWN_STYLES, visible
 
 OSC52 = "\x1b]52;c;SGVsbG8=\x07"
 CLEAR = "\x1b[2J"

@@ -5,9 +5,9 @@ JSON fetched at run time, so the in-browser questionnaire also works from `file:
 """
 from __future__ import annotations
 
-from . import paths
-from .escape import script_json
-from .procview import needs_calculator
+from ruling.site import paths
+from ruling.site.escape import script_json
+from ruling.site.procview import needs_calculator
 
 DATA_SCRIPT = "assets/javascripts/ruling-questionnaire-data.js"
 MERMAID_SCRIPT = "assets/vendor/mermaid.min.js"
@@ -25,7 +25,7 @@ def site_root(config_file=None):
     import os
     from pathlib import Path
 
-    from ..load import resolve_root
+    from ruling.kb.load import resolve_root
 
     if not os.environ.get("RULING_KB") and config_file:
         beside = Path(config_file).resolve().parent / "rulebook"
@@ -36,8 +36,8 @@ def site_root(config_file=None):
 
 def load_site(config_file=None):
     """(SitePages, knowledge-base root) for the rulebook `site_root` chooses."""
-    from ..load import load_kb
-    from .pages import SitePages
+    from ruling.kb.load import load_kb
+    from ruling.site.pages import SitePages
 
     root = site_root(config_file)
     return SitePages(load_kb(root)), root
@@ -48,8 +48,8 @@ def read_event_logs(folder) -> list[tuple[str, list]]:
     import json
     from pathlib import Path
 
-    from ..errors import UserError
-    from ..journal_rulings import entries_from_json
+    from ruling.errors import UserError
+    from ruling.journal.rulings import entries_from_json
 
     logs = []
     for path in sorted(Path(folder).glob("*.json")):

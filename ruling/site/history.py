@@ -1,27 +1,27 @@
-"""The revision history for the site: `ruling.diff` between consecutive revisions, as HTML redlines.
+"""The revision history for the site: `ruling.diff.revisions` between consecutive revisions, as HTML redlines.
 
-`ruling.diff` does the alignment and the word-level diff; this module only turns its segments
-into escaped HTML (`<del>`, `<ins>`) for the history page. Without `ruling.diff` the page just
+`ruling.diff.revisions` does the alignment and the word-level diff; this module only turns its segments
+into escaped HTML (`<del>`, `<ins>`) for the history page. Without `ruling.diff.revisions` the page just
 lists the revisions.
 """
 from __future__ import annotations
 
-from .escape import md_text
+from ruling.site.escape import md_text
 
 
 def diff_available() -> bool:
     try:
-        from .. import diff  # noqa: F401
+        from ruling.diff import revisions as diff  # noqa: F401
     except ImportError:
         return False
     return True
 
 
 def revision_diff(kb, book, old, new):
-    """`ruling.diff` result from revision `old` to `new` of `book`, or None without the module."""
+    """`ruling.diff.revisions` result from revision `old` to `new` of `book`, or None without the module."""
     if not diff_available():
         return None
-    from ..diff import diff
+    from ruling.diff.revisions import diff
 
     return diff(f"{book.id}@{old.id}", f"{book.id}@{new.id}", kb)
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import paths
-from .escape import md_text, mermaid_label
-from .history import redline_html, revision_diff
-from .procview import answer_label, figure_names, needs_calculator, procedure_data, readable_decision
-from .walk import flowchart_tree
+from ruling.site import paths
+from ruling.site.escape import md_text, mermaid_label
+from ruling.site.history import redline_html, revision_diff
+from ruling.site.procview import answer_label, figure_names, needs_calculator, procedure_data, readable_decision
+from ruling.site.walk import flowchart_tree
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _SAFE_ANCHOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -26,7 +26,7 @@ def make_env():
     """jinja2 environment: StrictUndefined, and every printed value escaped by default."""
     import jinja2
 
-    from .escape import finalize
+    from ruling.site.escape import finalize
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -322,7 +322,7 @@ class SitePages:
     def comparison_cases(self, situation: str, page: str) -> list[dict] | None:
         """`engine.compare`'s cases with each book's decision, or None without the engine."""
         try:
-            from ..engine import compare
+            from ruling.decide.engine import compare
         except ImportError:
             return None
         result = compare(self.kb, situation)
@@ -370,7 +370,7 @@ class SitePages:
 
     def event_logs_view(self, page: str) -> list[dict]:
         """Each published event log replayed on the current base: the rulings that would change."""
-        from ..journal_rulings import replay
+        from ruling.journal.rulings import replay
 
         procs = {(p["book"], p["id"]): p for p in self.procedures}
         out = []
@@ -385,7 +385,7 @@ class SitePages:
         return out
 
     def redline(self, book, old, new, page: str) -> dict:
-        """The changes from one revision to the next, word by word (when ruling.diff is there)."""
+        """The changes from one revision to the next, word by word (when ruling.diff.revisions is there)."""
         view = {"old": self.revision_label(book, old), "new": self.revision_label(book, new),
                 "old_id": Markup(paths.slug(old.id)), "new_id": Markup(paths.slug(new.id)),
                 "scope": None, "changes": None, "counts": [], "procedures": [], "refs": []}
@@ -498,7 +498,7 @@ def _sort_key(term: str) -> str:
     return unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode().casefold()
 
 
-from ..model import BOOK_KIND_LABELS as _KIND_LABELS  # noqa: E402  (shared with `ruling list`)
+from ruling.kb.model import BOOK_KIND_LABELS as _KIND_LABELS  # noqa: E402  (shared with `ruling list`)
 _ORIGINS = {"procedure": "", "context": "contexte du livre", "calculator": "entrée du calcul"}
 _STATUS_PLURALS = {"unchanged": "inchangées", "typography": "typographie", "modified": "modifiées",
                    "renumbered": "renumérotées", "added": "ajoutées", "removed": "supprimées"}

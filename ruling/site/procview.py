@@ -5,8 +5,8 @@ in-browser questionnaire see exactly what the command line sees.
 """
 from __future__ import annotations
 
-from ..engine import decision_tree
-from ..templates import PLACEHOLDER_RE
+from ruling.decide.engine import decision_tree
+from ruling.decide.templates import PLACEHOLDER_RE
 
 
 def procedure_data(proc) -> dict:

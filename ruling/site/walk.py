@@ -1,4 +1,4 @@
-"""The flowchart's shape, read from the engine's decision tree (`ruling.engine.decision_tree`).
+"""The flowchart's shape, read from the engine's decision tree (`ruling.decide.engine.decision_tree`).
 
 There is one question walk, the engine's: this module only lays its tree out as numbered
 question nodes, outcome leaves and labelled edges for Mermaid. The browser follows the same

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .engine import Decision, decide_procedure, fold, normalise_answers
-from .errors import UserError
-from .journal import Citation, Entry, Player
-from .procedures import Procedure, Question, text_hash
+from ruling.decide.engine import Decision, decide_procedure, fold, normalise_answers
+from ruling.errors import UserError
+from ruling.journal.store import Citation, Entry, Player
+from ruling.decide.procedures import Procedure, Question, text_hash
 
 LADDER_RECALLS = ("last-sanction", "any-sanction")
 

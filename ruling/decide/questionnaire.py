@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
-from .engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
-from .errors import CalculatorError, UserError, shown
-from .terminal import visible
+from ruling.decide.engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
+from ruling.errors import CalculatorError, UserError, shown
+from ruling.render.terminal import visible
 
 STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
               "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
@@ -36,10 +36,10 @@ def parse_pairs(pairs) -> dict:
 def read_mapping_file(path: str, what: str) -> dict:
     """A YAML file holding a mapping question -> answer (answers or profile), or a French error.
 
-    Read like every YAML file of ruling (`ruling.safe_yaml`): a regular file of at most
+    Read like every YAML file of ruling (`ruling.kb.safe_yaml`): a regular file of at most
     MAX_MAPPING_BYTES, bounded nesting and aliases, duplicate keys refused."""
-    from .files import FileProblem
-    from .safe_yaml import YamlProblem, read_yaml_file
+    from ruling.kb.files import FileProblem
+    from ruling.kb.safe_yaml import YamlProblem, read_yaml_file
 
     p = Path(path)
     try:
@@ -94,7 +94,7 @@ def match_procedures(kb, query: str, book: str | None = None, limit: int = 8) ->
 def find_situations(kb, query: str, book: str | None = None, limit: int = 8) -> list:
     """The procedures that best match the TD's words: the search engine when there is one, else word overlap."""
     try:
-        from .search import search
+        from ruling.search import search
     except ImportError:
         return match_procedures(kb, query, book, limit)
     result = search(kb, query, book=book, limit=limit * 3)
@@ -167,7 +167,7 @@ def procedures_listing(procedures: list) -> str:
 
 def decision_report(kb, decision: Decision, color: bool = False) -> str:
     """The decision, the computed figures, each cited clause verbatim, and the replay command."""
-    from .render_text import bold, clause_body, clause_heading
+    from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
     out = [bold(f"Décision — {proc.title} ({proc.book})", color), decision.decision, ""]
@@ -226,7 +226,7 @@ def _cell_text(proc, decision) -> str:
     needs = ", ".join(q.id for q in decision.missing)
     if decision.rule is not None:
         return f"[{decision.rule.outcome}] calcul selon {needs} ({cites})"
-    from .engine import reachable_outcomes
+    from ruling.decide.engine import reachable_outcomes
 
     outcomes = ", ".join(reachable_outcomes(proc, decision.answers))
     return f"dépend de {needs} ; issues possibles : {outcomes}"
@@ -240,7 +240,7 @@ class Quit(Exception):
 
 def _prompt(text: str, default=None) -> str:
     try:
-        # The prompt goes to readline, not through ruling.terminal's guarded stdout.
+        # The prompt goes to readline, not through ruling.render.terminal's guarded stdout.
         return click.prompt(visible(text), default=default and visible(default),
                             show_default=bool(default), type=str)
     except (click.Abort, EOFError, KeyboardInterrupt):

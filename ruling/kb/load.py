@@ -4,7 +4,7 @@
 (`take_snapshot`: regular files only, bounded, hidden and editor files skipped, symlinked
 folders followed once) and hashes those bytes; the parsed base is then taken from the user
 cache when that hash was seen before, and otherwise parsed *from the same bytes*, validated
-(JSON Schema + cross-checks) and cached as plain data (`ruling.plain`, never a pickle). So
+(JSON Schema + cross-checks) and cached as plain data (`ruling.kb.plain`, never a pickle). So
 what is cached under a hash is always what was hashed, and an edit is always seen. A broken base raises `KnowledgeBaseError`
 listing each problem with file and line. A cache hit imports neither yaml nor jsonschema.
 """
@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
-from .errors import KnowledgeBaseError, Problem, UserError, shown
-from .files import FileProblem, decode_utf8, read_regular
-from .model import Book, Chapter, Clause, KnowledgeBase, Revision
-from .schemas import Schemas
+from ruling.kb.cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
+from ruling.errors import KnowledgeBaseError, Problem, UserError, shown
+from ruling.kb.files import FileProblem, decode_utf8, read_regular
+from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
+from ruling.kb.schemas import Schemas
 
 __all__ = ["cache_dir", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
 
@@ -52,7 +52,7 @@ def default_root() -> Path:
     env = os.environ.get("RULING_KB")
     if env:
         return Path(env)
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # the ruling package
     checkout = here.parent / "rulebook"
     if (checkout / "club" / "book.yaml").is_file():
         return checkout
@@ -203,7 +203,7 @@ def base_digest(root: Path) -> str:
 
 def _read_cache(path: Path, root: Path) -> KnowledgeBase | None:
     """The cached base, or None when missing, damaged, foreign, or of another shape (then rebuilt)."""
-    from . import plain
+    from ruling.kb import plain
 
     try:
         if not trusted_entry(path):
@@ -231,7 +231,7 @@ def load_kb(path: str | os.PathLike | None = None, use_cache: bool = True) -> Kn
         raise KnowledgeBaseError(problems)
     kb.digest = snap.digest
     if cache_file is not None:
-        from . import plain
+        from ruling.kb import plain
 
         if write_atomically(cache_file, plain.dumps(kb)):
             prune(folder)
@@ -277,7 +277,7 @@ class YamlDoc:
 
 def read_yaml(snap: Snapshot, rel: str, problems: list[Problem]) -> YamlDoc | None:
     """The YAML file `rel` of the snapshot, parsed; None (and a problem) if it cannot be."""
-    from .safe_yaml import YamlProblem, parse_yaml
+    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
 
     display = snap.display(rel)
     data = snap.files.get(rel)
@@ -300,7 +300,7 @@ def read_yaml(snap: Snapshot, rel: str, problems: list[Problem]) -> YamlDoc | No
 
 def parse_yaml_text(text: str) -> tuple[object, object]:
     """One YAML document and its node tree (kept for line numbers); raises safe_yaml.YamlProblem."""
-    from .safe_yaml import parse_yaml
+    from ruling.kb.safe_yaml import parse_yaml
 
     return parse_yaml(text)
 
@@ -337,7 +337,7 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
             glossary = doc.data["terms"]
     clauses_only = KnowledgeBase(books, glossary=glossary, root=str(root))
     _check_refs(clauses_only, problems, unloaded)
-    from .procedures import load_procedures
+    from ruling.decide.procedures import load_procedures
 
     # cites resolve against the clauses; a cite into a book whose file did not load is not
     # reported (the file's own problem is the cause)

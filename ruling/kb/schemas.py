@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Problem, shown
-from .files import FileProblem, decode_utf8, read_regular
+from ruling.errors import Problem, shown
+from ruling.kb.files import FileProblem, decode_utf8, read_regular
 
 _DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _compiled: dict[str, re.Pattern] = {}

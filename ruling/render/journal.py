@@ -9,7 +9,7 @@ import csv
 import io
 from datetime import datetime
 
-from .errors import shown
+from ruling.errors import shown
 
 HEADERS = ["n°", "date et heure", "événement", "table", "joueurs", "livre", "révision", "procédure", "issue",
            "décision", "règles citées", "note", "annulée le"]

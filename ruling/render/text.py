@@ -69,7 +69,7 @@ def clause_report(kb, clause, color: bool = False) -> str:
 
 def books_listing(kb) -> str:
     """One entry per book: id and title, then its kind, revisions and rule counts (all, normative)."""
-    from .model import BOOK_KIND_LABELS
+    from ruling.kb.model import BOOK_KIND_LABELS
 
     lines = []
     for b in kb.books:

@@ -16,9 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .errors import UserError, shown
-from .model import CITATION_RE, Chapter, Clause
-from .redline import fold, whole, word_diff, words_of
+from ruling.errors import UserError, shown
+from ruling.kb.model import CITATION_RE, Chapter, Clause
+from ruling.diff.redline import fold, whole, word_diff, words_of
 
 STATUSES = ("unchanged", "typography", "modified", "renumbered", "added", "removed")
 #: Least similarity to pair two clauses with the same number, and with different numbers.
@@ -102,7 +102,7 @@ class _DiskTree:
         return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
     def read(self, path: Path) -> str:
-        from .files import FileProblem, read_text
+        from ruling.kb.files import FileProblem, read_text
 
         try:
             return read_text(path)
@@ -214,7 +214,7 @@ def _side_from_tree(tree, path, spec: str, kb) -> Side:
 
 def _find_book(tree, folder):
     """The nearest `book.yaml` at or above `folder` (at most three levels up), parsed."""
-    from .safe_yaml import YamlProblem, parse_yaml
+    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
 
     here = folder
     for _ in range(4):
@@ -235,9 +235,9 @@ def _find_book(tree, folder):
 
 def _parse_chapter(text: str, label: str, book_id: str, meta: dict, kb) -> Chapter | None:
     """A chapter file's clauses, validated by the chapter schema; None for other YAML files."""
-    from .load import Schemas, YamlDoc, build_chapter
-    from .model import Revision
-    from .safe_yaml import YamlProblem, parse_yaml
+    from ruling.kb.load import Schemas, YamlDoc, build_chapter
+    from ruling.kb.model import Revision
+    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
 
     try:
         data, node = parse_yaml(text)
@@ -519,7 +519,7 @@ class DiffResult:
 def diff(old_side, new_side, kb=None) -> DiffResult:
     """Compare two editions; a side is a `Side` or a spec string; `old_side=None` means the previous revision."""
     if kb is None:
-        from .load import load_kb
+        from ruling.kb.load import load_kb
 
         kb = load_kb()
     if old_side is None:
@@ -658,7 +658,7 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
     no longer decides, or when a clause it cites changed between the two sides (its text, its
     number, or it did not exist in the old edition).
     """
-    from .engine import decide
+    from ruling.decide.engine import decide
 
     book = result.book
     scenarios = _scenario_files(result.old, book, kb)
@@ -714,7 +714,7 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
 
 def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
     """The scenario files of the old side: at its git revision, else those of the loaded base."""
-    from .safe_yaml import YamlProblem, parse_yaml
+    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
 
     def parsed(label: str, text: str):
         try:
@@ -729,7 +729,7 @@ def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
         if tree.kind(folder) != "dir":
             raise UserError(f"aucun scénario pour {book} dans git:{rev}:{folder}")
         return [(tree.label(f), parsed(tree.label(f), tree.read(f))) for f in tree.yaml_files(folder)]
-    from .scenarios import read_scenario_files, scenario_folder
+    from ruling.decide.scenarios import read_scenario_files, scenario_folder
 
     files, problems = read_scenario_files(Path(kb.root), [book])
     if problems:
@@ -742,7 +742,7 @@ def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
 
 def _decision_kb(side: Side, kb):
     """The knowledge base the new side belongs to, and whether the side is its book's current edition."""
-    from .load import load_kb
+    from ruling.kb.load import load_kb
 
     kind = side.origin[0]
     if kind == "kb":

@@ -10,9 +10,9 @@ from __future__ import annotations
 import marshal
 from dataclasses import astuple, fields, replace
 
-from .catalogue import CalculatorSpec, Catalogue, Figure, Parameter
-from .model import Book, Chapter, Clause, KnowledgeBase, Revision
-from .procedures import Cite, Procedure, Question, Rule
+from ruling.decide.catalogue import CalculatorSpec, Catalogue, Figure, Parameter
+from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
+from ruling.decide.procedures import Cite, Procedure, Question, Rule
 
 _CLASSES = (Clause, Chapter, Revision, Book, Question, Cite, Rule, Procedure)
 _PLAIN = (Parameter, Figure, CalculatorSpec, Catalogue)  # classes with __slots__, not dataclasses

@@ -3,7 +3,7 @@
 A procedure is data read from `rulebook/<book>/procedures/<id>.yaml` (format in
 docs/PROCEDURES.md). Loading checks what every command relies on (schema, questions
 and answers that exist, cites that resolve, known calculators); the deeper static
-checks (exhaustive, no overlap, hashes) live in `ruling.check`.
+checks (exhaustive, no overlap, hashes) live in `ruling.kb.validate`.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Problem
-from .templates import placeholders
+from ruling.errors import Problem
+from ruling.decide.templates import placeholders
 
 FINITE_TYPES = ("choice", "bool")
 QUESTION_TYPES = ("choice", "bool", "amount", "amounts")
@@ -117,7 +117,7 @@ class Procedure:
     file: str = ""
     note: str | None = None
     faults: dict[str, str] = field(default_factory=dict)  # fault id -> French label, for `fault:` of the rules
-    catalogue: object = None  # the calculators' declarations (ruling.catalogue.Catalogue)
+    catalogue: object = None  # the calculators' declarations (ruling.decide.catalogue.Catalogue)
     parameters: dict = field(default_factory=dict)  # the book's parameters, id -> Parameter
 
     def question(self, qid: str) -> Question | None:
@@ -212,7 +212,7 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
 
 def load_context(snap, book_id: str, schemas, problems: list[Problem]) -> dict[str, Question]:
     """The context questions of one book (`<book>/context.yaml`), or none."""
-    from .load import read_yaml
+    from ruling.kb.load import read_yaml
 
     rel = f"{book_id}/context.yaml"
     if snap.kind(rel) is None:
@@ -232,9 +232,9 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[
     """Parse, from the base's snapshot, the calculators' declarations, every book's parameters and
     procedures; problems are appended, never raised. Returns (procedures, catalogue, parameters by
     book). A cite into a book in `unloaded` (one of its files did not load) is not reported."""
-    from .catalogue import load_catalogue, load_parameters
-    from .check import procedure_problems, unused_parameter_problems
-    from .load import read_yaml
+    from ruling.decide.catalogue import load_catalogue, load_parameters
+    from ruling.kb.validate import procedure_problems, unused_parameter_problems
+    from ruling.kb.load import read_yaml
 
     root = Path(snap.root)
     catalogue = load_catalogue(snap, schemas, problems)

@@ -1,6 +1,6 @@
 """The knowledge base as plain objects: books, revisions, chapters, clauses.
 
-Nothing here reads files; `ruling.load` builds these objects, and everything else
+Nothing here reads files; `ruling.kb.load` builds these objects, and everything else
 (engine, search, diff, site) reads them. Lookups that a user can get wrong raise
 `UserError` with a French message and a suggestion.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import UserError, shown
+from ruling.errors import UserError, shown
 
 #: What each `kind` of book.yaml is, in the words of the reader (CLI listing and site).
 BOOK_KIND_LABELS = {"tournament": "tournoi", "cash": "partie d'argent (cash game)", "house": "règles de la maison"}
@@ -168,7 +168,7 @@ class KnowledgeBase:
                  glossary: list | None = None, root: str = "", digest: str = "",
                  catalogue=None, parameters: dict | None = None):
         self.books = books
-        self.catalogue = catalogue  # calculator declarations (ruling.catalogue.Catalogue)
+        self.catalogue = catalogue  # calculator declarations (ruling.decide.catalogue.Catalogue)
         self.parameters = parameters or {}  # book id -> {parameter id -> Parameter}
         self.procedures = procedures or []
         self.glossary = glossary or []

@@ -14,7 +14,7 @@ from yaml.events import (AliasEvent, DocumentEndEvent, MappingEndEvent, MappingS
                          SequenceEndEvent, SequenceStartEvent, StreamEndEvent)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from .files import FileProblem, read_text
+from ruling.kb.files import FileProblem, read_text
 
 MAX_DEPTH = 64  # the rulebook nests 6 deep; an answers file 2
 MAX_ALIAS_NODES = 5000  # nodes reached through aliases, counted as expanded

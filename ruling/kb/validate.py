@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import Problem, UserError
-from .load import parse_kb, resolve_root
+from ruling.errors import Problem, UserError
+from ruling.kb.load import parse_kb, resolve_root
 
 MAX_EXAMPLES = 3  # gaps or overlaps listed per procedure
 
@@ -101,7 +101,7 @@ def procedure_problems(kb, proc) -> list[Problem]:
     """Static checks of one procedure: exhaustive, no overlap, every question used, calculators' inputs.
     Run at load time: a broken procedure stops every command, as a broken clause does. (Cite
     hashes are checked by `ruling check` only, so editing a clause never locks the other commands.)"""
-    from .engine import analyse
+    from ruling.decide.engine import analyse
 
     out: list[Problem] = []
     result = analyse(proc)
@@ -141,7 +141,7 @@ def procedure_problems(kb, proc) -> list[Problem]:
 
 def unused_parameter_problems(root, book_id: str, parameters: dict, procedures: list) -> list[Problem]:
     """A parameter that no calculator of the book's procedures reads and no decision names."""
-    from .templates import placeholders
+    from ruling.decide.templates import placeholders
 
     read: set[str] = set()
     for proc in procedures:
@@ -167,7 +167,7 @@ def hash_problems(kb, proc, missing: bool, stale: bool) -> list[Problem]:
 
 def rule_hash_problems(kb, proc, rule, missing: bool, stale: bool) -> list[Problem]:
     """`hash_problems` for one rule: the engine refuses a decision whose cited text changed."""
-    from .procedures import text_hash
+    from ruling.decide.procedures import text_hash
 
     out = []
     for cite in rule.cites:
@@ -195,7 +195,7 @@ def stamp(path=None) -> list[str]:
     """Write or refresh the text hash of every cite in the procedure files, by substitution in the
     `cites` lines only (comments, order, layout and line endings are kept). Every file is read and
     checked before any is written, and each is written atomically. Returns the files changed."""
-    from .procedures import text_hash
+    from ruling.decide.procedures import text_hash
 
     root = resolve_root(path)
     kb, _ = parse_kb(root)

@@ -8,8 +8,8 @@ come from (as OpenFisca parameters do). Loaded with the base, validated by their
 from __future__ import annotations
 
 
-from .errors import CalculatorError, Problem
-from .templates import render
+from ruling.errors import CalculatorError, Problem
+from ruling.decide.templates import render
 
 
 # Plain classes, not dataclasses: this module is imported whenever a cached base is read, and
@@ -100,7 +100,7 @@ class Catalogue:
 def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict:
     """Run calculator `name` on answers keyed by input id and the book's parameters (id -> Parameter).
     A refusal becomes a `CalculatorError` with its French line (the questionnaire re-asks the amounts)."""
-    from .calculators import KERNELS, Refusal
+    from ruling.decide.calculators import KERNELS, Refusal
 
     spec = catalogue.get(name)
     inputs = {q.id: values[q.id] for q in spec.inputs}
@@ -119,9 +119,9 @@ def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict
 
 def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
     """`rulebook/calculators.yaml` from the base's snapshot, checked against the kernels the code has."""
-    from .calculators import KERNELS
-    from .load import read_yaml
-    from .procedures import build_question, question_problems
+    from ruling.decide.calculators import KERNELS
+    from ruling.kb.load import read_yaml
+    from ruling.decide.procedures import build_question, question_problems
 
     catalogue = Catalogue()
     if snap.kind("calculators.yaml") is None:
@@ -169,7 +169,7 @@ def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
 def load_parameters(kb, snap, book_id: str, schemas, problems: list[Problem], unloaded=frozenset()) -> dict:
     """`rulebook/<book>/parameters.yaml` from the snapshot: id -> Parameter, each `ref` resolved to a
     clause of the book (not reported when a file of that book did not load: that file is the cause)."""
-    from .load import read_yaml
+    from ruling.kb.load import read_yaml
 
     rel = f"{book_id}/parameters.yaml"
     if snap.kind(rel) is None:

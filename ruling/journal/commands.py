@@ -11,8 +11,8 @@ import json
 
 import click
 
-from .click_fr import FrenchCommand
-from .errors import UserError, shown
+from ruling.click_fr import FrenchCommand
+from ruling.errors import UserError, shown
 
 
 def journal_options(command):
@@ -62,7 +62,7 @@ class Recorder:
         self.path = path
         self.players = []
         if event is not None:
-            from .journal_rulings import parse_player
+            from ruling.journal.rulings import parse_player
 
             self.players = [parse_player(p) for p in players]
         self.error: str | None = None
@@ -75,7 +75,7 @@ class Recorder:
         return self.event is not None
 
     def _path(self):
-        from .journal import default_path
+        from ruling.journal.store import default_path
 
         return self.path or default_path()
 
@@ -84,7 +84,7 @@ class Recorder:
         if not self.active or len(self.players) != 1:
             return None
         if self._entries is None and self.error is None:
-            from .journal import Journal, JournalError
+            from ruling.journal.store import Journal, JournalError
 
             try:
                 with Journal(self._path(), create=False) as journal:
@@ -93,7 +93,7 @@ class Recorder:
                 self.error = str(e)
         if self._entries is None:
             return None
-        from .journal_rulings import player_history
+        from ruling.journal.rulings import player_history
 
         return player_history(self._entries, self.players[0].name, book)
 
@@ -102,7 +102,7 @@ class Recorder:
         history = self._history(procedure.book)
         if history is None or not question.journal:
             return None
-        from .journal_rulings import recall
+        from ruling.journal.rulings import recall
 
         found = recall(kb, procedure, question, history)
         if found is not None:
@@ -111,7 +111,7 @@ class Recorder:
 
     def complete(self, kb, decision):
         """`decide`: answer from the journal the missing questions it knows, then decide again."""
-        from .engine import decide_procedure
+        from ruling.decide.engine import decide_procedure
 
         while self.active and not decision.decided:
             values = dict(decision.answers)
@@ -135,7 +135,7 @@ class Recorder:
     def notes(self, kb, decision) -> list[str]:
         """« D'après le journal : … » for every answer the journal gave or would have given, and the
         same fault recorded earlier for a ruling that leads to the sanction ladder."""
-        from .engine import answer_text
+        from ruling.decide.engine import answer_text
 
         out = []
         for qid, found in self.recalled.items():
@@ -151,7 +151,7 @@ class Recorder:
         covered = any(q.journal and q.journal.get("fault") == (rule.fault if rule else None)
                       for q in decision.procedure.questions.values() if q.id in decision.answers)
         if rule is not None and rule.fault and history and not covered:
-            from .journal_rulings import at, fault_label, is_ladder, is_occurrence
+            from ruling.journal.rulings import at, fault_label, is_ladder, is_occurrence
 
             earlier = [e for e in history if is_occurrence(e) and e.fault == rule.fault]
             if earlier:
@@ -176,8 +176,8 @@ class Recorder:
     def _record(self, kb, decision) -> None:
         if self.entry_id is not None or self.error is not None or not decision.decided:
             return
-        from .journal import Journal, JournalError
-        from .journal_rulings import entry_fault, entry_for
+        from ruling.journal.store import Journal, JournalError
+        from ruling.journal.rulings import entry_fault, entry_for
 
         history = self._history(decision.book) or []
         if self.error is not None:
@@ -251,9 +251,9 @@ def journal_command(ctx, event, player, since, as_json, as_csv, as_markdown, rep
 
 
 def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, journal_path):
-    from .journal import Journal, default_path
-    from .journal_render import csv_bytes, markdown, replay_text, table_text
-    from .journal_rulings import select
+    from ruling.journal.store import Journal, default_path
+    from ruling.render.journal import csv_bytes, markdown, replay_text, table_text
+    from ruling.journal.rulings import select
 
     if sum(map(bool, (as_json, as_csv, as_markdown))) > 1:
         raise UserError("--json, --csv et --markdown s'excluent ; choisissez l'un des trois")
@@ -286,8 +286,8 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
         entries = journal.entries(event) if event is not None else journal.entries()
     entries = select(entries, player=player, since=since)
     if replay:
-        from .journal_rulings import replay as replay_entries
-        from .cli import _kb
+        from ruling.journal.rulings import replay as replay_entries
+        from ruling.cli import _kb
 
         results = replay_entries(_kb(ctx), entries)
         if as_json:

@@ -11,10 +11,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .errors import StaleCitationError, UserError, shown
-from .model import MAX_SUGGESTED_NAME
-from .procedures import Procedure, Question
-from .templates import pick, render
+from ruling.errors import StaleCitationError, UserError, shown
+from ruling.kb.model import MAX_SUGGESTED_NAME
+from ruling.decide.procedures import Procedure, Question
+from ruling.decide.templates import pick, render
 
 TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
 FALSE_WORDS = {"false", "non", "n", "no", "0", "faux"}
@@ -285,11 +285,11 @@ def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
         for q in inputs:
             used[q.id] = values[q.id]
             namespace[q.id] = values[q.id]
-        from .catalogue import run
+        from ruling.decide.catalogue import run
 
         figures = run(procedure.catalogue, spec.name, values, procedure.parameters)
         namespace.update(figures)
-    from .check import rule_hash_problems
+    from ruling.kb.validate import rule_hash_problems
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
     if stale:  # never rule on a text the procedure's author did not read

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .errors import UserError, shown
+from ruling.errors import UserError, shown
 
 LOCK_TIMEOUT = 15.0  # seconds a writer waits for another one before the journal counts as locked
 

@@ -1,0 +1,1 @@
+"""Deciding: procedures, the question walk, calculators, scenarios, the questionnaire."""

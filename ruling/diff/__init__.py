@@ -1,0 +1,1 @@
+"""Comparing two editions of a book: alignment, impact, redline."""

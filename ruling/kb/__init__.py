@@ -1,0 +1,1 @@
+"""The knowledge base: the model, reading it from `rulebook/`, validating it."""
