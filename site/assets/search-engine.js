@@ -125,24 +125,41 @@
     return Math.min(previous[b.length], limit + 1);
   }
 
-  /** Known terms whose written forms are within `maxdist` typos of the typed word (same first letter). */
+  /** The typed word's stem guessed from a written form of `term`: the word less the ending that
+   *  form has after the term ("relanse", with "relance" = "relanc" + "e", gives "relans"); null
+   *  when the word does not end that way. An unknown word is compared with the terms through
+   *  these guesses, as the command line compares its stem with them. */
+  function guessedStem(typed, form, term) {
+    if (form.slice(0, term.length) !== term) { return typed; }
+    var ending = form.slice(term.length);
+    if (typed.length < ending.length || typed.slice(typed.length - ending.length) !== ending) { return null; }
+    return typed.slice(0, typed.length - ending.length);
+  }
+
+  /** Known terms within `maxdist` typos of the typed word's stem, same first letter (Lexicon.near_terms). */
   Engine.prototype.nearTerms = function (typed, maxdist) {
     if (!maxdist || !/^\p{L}+$/u.test(typed)) { return []; }
     var out = [];
     (this.byInitial.get(typed.charAt(0)) || []).forEach(function (pair) {
-      if (out.indexOf(pair[1]) < 0 && editDistance(typed, pair[0], maxdist) <= maxdist) { out.push(pair[1]); }
+      if (out.indexOf(pair[1]) >= 0) { return; }
+      var stem = guessedStem(typed, pair[0], pair[1]);
+      if (stem !== null && stem && stem.charAt(0) === pair[1].charAt(0) && editDistance(stem, pair[1], maxdist) <= maxdist) {
+        out.push(pair[1]);
+      }
     });
     return out;
   };
 
+  /** Glossary groups with a one-word phrasing a typo or two away from the typed word ("maldone"). */
   Engine.prototype.fuzzyGlossary = function (typed) {
     var maxdist = fuzzyDistance(typed), gw = this.data.glossary_words, best = [], bestDist = maxdist + 1;
     if (!maxdist) { return []; }
     var self = this;
     Object.keys(gw).forEach(function (form) {
-      if (form.charAt(0) !== typed.charAt(0) || Math.abs(form.length - typed.length) > maxdist) { return; }
-      var d = editDistance(typed, form, maxdist);
-      var groups = self.byTerms.get(gw[form]) || [];
+      var term = gw[form], stem = guessedStem(typed, form, term);
+      if (!stem || term.charAt(0) !== stem.charAt(0) || Math.abs(term.length - stem.length) > maxdist) { return; }
+      var d = editDistance(stem, term, maxdist);
+      var groups = self.byTerms.get(term) || [];
       if (d < bestDist) { best = groups.slice(); bestDist = d; }
       else if (d === bestDist) { groups.forEach(function (g) { if (best.indexOf(g) < 0) { best.push(g); } }); }
     });
