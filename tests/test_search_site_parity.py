@@ -2,14 +2,17 @@
 
 Run in Node (/usr/bin/node), without a browser: the index exported for the site
 (`ruling.site.search_index.search_export`) and the suite queries go in, the JS top 3 must be the
-Python top 3 (same entries, same order, same scores to the thousandth). Also: the ranking
-constants come from the export (changed in Python, the site follows), and the questionnaire's
-picker finds the situations the old every-word filter missed.
+Python top 3 (same entries, same order, same scores to the thousandth), on the suites and on
+clause titles mangled as people type (typos, no accents, plurals). Also: the browser's copy of
+whoosh's French stemmer stems every word as whoosh does, the ranking constants come from the
+export (changed in Python, the site follows), and the questionnaire's picker finds the
+situations the old every-word filter missed.
 """
 from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -23,6 +26,7 @@ from ruling.site.search_index import search_export
 
 TESTS = Path(__file__).parent
 ENGINE = TESTS.parent / "site" / "assets" / "search-engine.js"
+STEMMER = TESTS.parent / "site" / "assets" / "search-stemmer.js"
 DRIVER = TESTS / "search_parity.js"
 NODE = os.environ.get("RULING_NODE") or shutil.which("node") or "/usr/bin/node"
 SUITE_FILES = [TESTS / "search_queries.yaml", TESTS / "suites" / "search_queries_outside.yaml"]
@@ -81,6 +85,75 @@ def test_suite_queries_top3_is_the_command_lines(kb, export, tmp_path):
     assert len(queries) >= 90
     diff = differences(kb, run_js(tmp_path, export, queries, limit=3), queries)
     assert not diff, f"{len(diff)} sur {len(queries)} requêtes diffèrent :\n" + "\n".join(diff)
+
+
+def mangled_queries(kb, count: int, seed: int) -> list[str]:
+    """A few words of clause titles and texts as people type them: accents dropped, a letter
+    missed, doubled, swapped or wrong, a plural "s" (deterministic for a seed)."""
+    from ruling.analysis import fold
+
+    rnd = random.Random(seed)
+    clauses = list(kb.clauses())
+    out = []
+    while len(out) < count:
+        clause = rnd.choice(clauses)
+        words = [w.strip(".,:;()«»!?") for w in (clause.title or clause.text).split()]
+        words = [w for w in words if w]
+        if not words:
+            continue
+        n = rnd.randint(1, min(5, len(words)))
+        start = rnd.randint(0, len(words) - n)
+        query = []
+        for word in words[start:start + n]:
+            word = fold(word) if rnd.random() < 0.7 else word
+            if len(word) >= 5 and rnd.random() < 0.35:
+                i = rnd.randrange(1, len(word) - 1)
+                word = rnd.choice([word[:i] + word[i + 1:], word[:i] + word[i] + word[i:],
+                                   word[:i] + rnd.choice("aeioustnrlc") + word[i + 1:],
+                                   word[:i] + word[i + 1] + word[i] + word[i + 2:]])
+            elif rnd.random() < 0.15:
+                word += "s"
+            query.append(word)
+        out.append(" ".join(query))
+    return out
+
+
+def test_mangled_queries_top3_is_the_command_lines(kb, export, tmp_path):
+    """Words found nowhere in the rulebook go through the browser's stemmer and typo search."""
+    queries = mangled_queries(kb, 300, seed=11)
+    diff = differences(kb, run_js(tmp_path, export, queries, limit=3), queries)
+    assert not diff, f"{len(diff)} sur {len(queries)} requêtes diffèrent :\n" + "\n".join(diff[:20])
+
+
+def test_browser_stemmer_is_whooshs(kb, tmp_path):
+    """Every word of the rulebook, folded or not, and mangled or inflected forms of it."""
+    from whoosh.lang import stemmer_for_language
+
+    from ruling.analysis import fold, words
+
+    snowball = stemmer_for_language("fr")
+    rnd = random.Random(3)
+    seen: set[str] = set()
+    for clause in kb.clauses():
+        for word, _, _ in words(clause.full_text):
+            seen |= {word.lower(), fold(word)}
+    for word in sorted(seen):
+        for ending in ("s", "es", "ent", "ement", "ation", "euse", "ions", "aient", "issement", "ité", "ive"):
+            seen.add(word + ending)
+        if len(word) > 3:
+            i = rnd.randrange(len(word))
+            seen |= {word[:i] + word[i + 1:], word[:i] + rnd.choice("aeiouyst") + word[i:]}
+    vocabulary = sorted(seen)
+    assert len(vocabulary) > 20000
+    (tmp_path / "words.json").write_text(json.dumps(vocabulary, ensure_ascii=False), encoding="utf-8")
+    script = (f"const {{stem}} = require({json.dumps(str(STEMMER))});"
+              f"const ws = JSON.parse(require('fs').readFileSync({json.dumps(str(tmp_path / 'words.json'))}, 'utf8'));"
+              "process.stdout.write(JSON.stringify(ws.map(stem)));")
+    done = subprocess.run([NODE, "-e", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    stems = json.loads(done.stdout)
+    differ = [(w, snowball(w), s) for w, s in zip(vocabulary, stems) if snowball(w) != s]
+    assert not differ, f"{len(differ)} mots : " + repr(differ[:20])
 
 
 def test_filters_and_snippets_are_the_command_lines(kb, export, tmp_path):

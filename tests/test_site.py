@@ -400,7 +400,8 @@ def test_search_index_is_the_command_lines(site, kb):
     assert entry["url"] == "livres/club/02.html#2-17" and entry["book"] == "club"
     assert not (site / "search" / "search_index.json").exists()  # mkdocs-material's search is replaced
     html = (site / "index.html").read_text(encoding="utf-8")
-    assert html.index("ruling-search-data.js") < html.index("search-engine.js") < html.index("assets/search.js")
+    assert (html.index("ruling-search-data.js") < html.index("search-stemmer.js") < html.index("search-engine.js")
+            < html.index("assets/search.js"))
 
 
 def test_no_markdown_leaks_into_the_pages(site):

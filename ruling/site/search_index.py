@@ -3,7 +3,8 @@
 The export is read from the whoosh index the command line searches (`ruling.search.open_index`):
 every analysed term with its postings, positions and idf as whoosh computes them, each field's
 lengths, the ranking constants of `ruling.search`, the analysed glossary, and a map from each
-written (folded) word to its term, so the browser analyses a query without a stemmer. The
+written (folded) word to its term (a word typed that the map lacks goes through the browser's
+copy of whoosh's French stemmer, `site/assets/search-stemmer.js`). The
 browser engine (`site/assets/search-engine.js`) scores from this data alone: a change to the
 command line's weights, boosts, analysis or glossary reaches the site at the next build.
 It is a JavaScript file (`window.RULING_SEARCH = {...}`), so the site searches from `file://`.
@@ -14,11 +15,6 @@ from .escape import script_json
 
 SEARCH_DATA_SCRIPT = "assets/javascripts/ruling-search-data.js"
 EXPORT_FORMAT = 1
-#: Endings tried on every indexed term: a typed form that stems to a known term ("brulees",
-#: "prematurer") is then recognised in the browser as the command line recognises it.
-INFLECTIONS = ("", "s", "e", "es", "x", "ee", "ees", "er", "ez", "ent", "ant", "ants", "ante", "antes",
-               "ait", "aient", "ai", "ions", "iez", "ons", "r", "re", "res", "ement", "ment", "eur",
-               "eurs", "euse", "ion", "ions", "it", "ite", "ites", "ier", "iers", "iere", "ne", "nes")
 
 
 def search_export(kb, url_of=None, clause_pages=None) -> dict:
@@ -80,10 +76,10 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
             "number_punctuation": search.NUMBER_PUNCTUATION,
         },
         "analysis": {"elisions": list(analysis.ELISIONS), "apostrophes": analysis._APOSTROPHES,
-                     "max_word": analysis.MAX_WORD, "stop_words": sorted(analysis.STOP_WORDS)},
+                     "max_word": analysis.MAX_WORD, "stop_words": sorted(analysis.STOP_WORDS),
+                     "negations": sorted(analysis.NEGATIONS)},
         "surface": packed(surface_terms(index, kb.glossary)),
         "glossary": index.glossary.to_json(),
-        "glossary_words": glossary_words(kb.glossary),
         "doc_count": reader.doc_count(),
         "docs": docs,
         "fields": fields,
@@ -91,8 +87,8 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
 
 
 def surface_terms(index, glossary) -> dict[str, str]:
-    """folded word -> its term, for every word of the index and the glossary and the inflected
-    forms of indexed terms that the stemmer brings back to a known term."""
+    """folded word -> its term, for every word of the index and of the glossary: the browser
+    analyses these words from this map, and only the others with its copy of the stemmer."""
     from ..analysis import STOP_WORDS, fold, stem, words
 
     out = {folded: term for folded, (_, term) in index.lexicon.words.items() if term}
@@ -104,13 +100,6 @@ def surface_terms(index, glossary) -> dict[str, str]:
                 folded = fold(word)
                 if folded not in STOP_WORDS:
                     out.setdefault(folded, stem(folded))
-    for term in sorted(set(out.values())):
-        if not term.isalpha():
-            continue
-        for ending in INFLECTIONS:
-            form = term + ending
-            if form not in out and form not in STOP_WORDS and index.knows(stem(form)):
-                out[form] = stem(form)
     return dict(sorted(out.items()))
 
 
@@ -121,26 +110,6 @@ def packed(surface: dict[str, str]) -> dict[str, str]:
     for form, term in surface.items():
         out.setdefault(term, []).append(form[len(term):] if form.startswith(term) else "=" + form)
     return {term: " ".join(forms) for term, forms in out.items()}
-
-
-def glossary_words(glossary) -> dict[str, str]:
-    """folded word -> term of each glossary phrasing that is one word once analysed: what a
-    typed word one or two typos away is compared with ("maldone" -> "maldonne")."""
-    from ..analysis import STOP_WORDS, analyze, fold, words
-
-    out: dict[str, str] = {}
-    for entry in glossary:
-        if not isinstance(entry, dict):
-            continue
-        for phrasing in [entry.get("term", "")] + list(entry.get("en") or []) + list(entry.get("synonyms") or []):
-            terms = analyze(str(phrasing))
-            if len(terms) != 1:
-                continue
-            for word, _, _ in words(str(phrasing)):
-                folded = fold(word)
-                if folded not in STOP_WORDS:
-                    out.setdefault(folded, terms[0])
-    return dict(sorted(out.items()))
 
 
 def search_script(kb, url_of=None, clause_pages=None) -> str:

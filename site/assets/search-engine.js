@@ -2,14 +2,18 @@
  *
  * `window.RULING_SEARCH` (ruling/site/search_index.py) holds the command line's analysed terms,
  * postings, idf, field lengths, weights and glossary. This file repeats `ruling.search`'s steps
- * on them: the query's words folded and mapped to their terms, glossary phrasings recognised and
- * expanded, unknown words corrected by edit distance, then each entry scored with BM25F per field
+ * on them: the query's words folded and mapped to their terms (the exported map, else the copy of
+ * whoosh's stemmer in search-stemmer.js plus ruling's own trimming), glossary phrasings recognised
+ * and expanded, unknown words corrected by edit distance, then each entry scored with BM25F per field
  * (best field plus a tiebreak, best alternative per concept, pairs of typed words, printed
  * numbers), procedures scaled down and one per situation. Nothing here is a constant of the
  * ranking: every weight comes from the export. Runs in the browser and in Node (the parity test).
  */
 (function (root) {
   "use strict";
+
+  var snowball = (typeof module !== "undefined" && module.exports ? require("./search-stemmer.js")
+    : root.RulingFrenchStemmer).stem;
 
   function Engine(data) {
     this.data = data;
@@ -35,13 +39,19 @@
       self.longest = Math.max(self.longest, pair[0].length);
     });
     this.groups = data.glossary.groups;
-    this.byInitial = new Map();  // surface forms of alphabetic terms, by first letter
-    this.surface.forEach(function (term, form) {
-      if (!/^\p{L}+$/u.test(term) || !self.knows(term)) { return; }
-      var k = form.charAt(0);
-      if (!self.byInitial.has(k)) { self.byInitial.set(k, []); }
-      self.byInitial.get(k).push([form, term]);
+    this.negations = new Set(a.negations);
+    this.byInitial = new Map();  // the indexed alphabetic terms, by first letter (Lexicon.near_terms)
+    var terms = new Set();
+    this.fieldNames.forEach(function (name) {
+      Object.keys(data.fields[name].postings).forEach(function (t) { if (/^\p{L}+$/u.test(t)) { terms.add(t); } });
     });
+    Array.from(terms).sort().forEach(function (t) {
+      var k = t.charAt(0);
+      if (!self.byInitial.has(k)) { self.byInitial.set(k, []); }
+      self.byInitial.get(k).push(t);
+    });
+    this.oneWordGlossary = data.glossary.by_terms.filter(function (pair) { return pair[0].length === 1; })
+      .map(function (pair) { return pair[0][0]; });
   }
 
   // -- analysis: the same steps as ruling/analysis.py ----------------------------------------
@@ -63,10 +73,21 @@
     return out;
   };
 
-  /** The term of a folded word: from the exported map; an unknown word stays as typed. */
+  /** The term of a folded word: from the exported map, else stemmed as ruling.analysis.stem does
+   *  (whoosh's Snowball stem, then the endings folding hides from it; negations kept whole). */
   Engine.prototype.term = function (folded) {
     var t = this.surface.get(folded);
-    return t === undefined ? folded : t;
+    if (t !== undefined) { return t; }
+    if (!/^\p{L}+$/u.test(folded) || this.negations.has(folded)) { return folded; }
+    var s = snowball(folded);
+    while (s.length > 3 && s.charAt(s.length - 1) === "e") { s = s.slice(0, -1); }
+    var doubles = ["enn", "onn", "ett", "ell", "eill"];
+    for (var i = 0; i < doubles.length; i++) {
+      if (s.slice(-doubles[i].length) === doubles[i]) { s = s.slice(0, -1); break; }
+    }
+    if (s.length > 5 && s.slice(-3) === "ier") { s = s.slice(0, -2); }
+    else if (s.length >= 6 && s.slice(-2) === "it") { s = s.slice(0, -2); }
+    return s;
   };
 
   Engine.prototype.knows = function (term) {
@@ -125,41 +146,22 @@
     return Math.min(previous[b.length], limit + 1);
   }
 
-  /** The typed word's stem guessed from a written form of `term`: the word less the ending that
-   *  form has after the term ("relanse", with "relance" = "relanc" + "e", gives "relans"); null
-   *  when the word does not end that way. An unknown word is compared with the terms through
-   *  these guesses, as the command line compares its stem with them. */
-  function guessedStem(typed, form, term) {
-    if (form.slice(0, term.length) !== term) { return typed; }
-    var ending = form.slice(term.length);
-    if (typed.length < ending.length || typed.slice(typed.length - ending.length) !== ending) { return null; }
-    return typed.slice(0, typed.length - ending.length);
-  }
-
-  /** Known terms within `maxdist` typos of the typed word's stem, same first letter (Lexicon.near_terms). */
-  Engine.prototype.nearTerms = function (typed, maxdist) {
-    if (!maxdist || !/^\p{L}+$/u.test(typed)) { return []; }
-    var out = [];
-    (this.byInitial.get(typed.charAt(0)) || []).forEach(function (pair) {
-      if (out.indexOf(pair[1]) >= 0) { return; }
-      var stem = guessedStem(typed, pair[0], pair[1]);
-      if (stem !== null && stem && stem.charAt(0) === pair[1].charAt(0) && editDistance(stem, pair[1], maxdist) <= maxdist) {
-        out.push(pair[1]);
-      }
+  /** Indexed terms within `maxdist` edits of `term`, same first letter, not `term` (Lexicon.near_terms). */
+  Engine.prototype.nearTerms = function (term, maxdist) {
+    if (!maxdist || !/^\p{L}+$/u.test(term)) { return []; }
+    return (this.byInitial.get(term.charAt(0)) || []).filter(function (t) {
+      return t !== term && editDistance(term, t, maxdist) <= maxdist;
     });
-    return out;
   };
 
   /** Glossary groups with a one-word phrasing a typo or two away from the typed word ("maldone"). */
   Engine.prototype.fuzzyGlossary = function (typed) {
-    var maxdist = fuzzyDistance(typed), gw = this.data.glossary_words, best = [], bestDist = maxdist + 1;
+    var maxdist = fuzzyDistance(typed), best = [], bestDist = maxdist + 1, self = this;
     if (!maxdist) { return []; }
-    var self = this;
-    Object.keys(gw).forEach(function (form) {
-      var term = gw[form], stem = guessedStem(typed, form, term);
-      if (!stem || term.charAt(0) !== stem.charAt(0) || Math.abs(term.length - stem.length) > maxdist) { return; }
-      var d = editDistance(stem, term, maxdist);
-      var groups = self.byTerms.get(term) || [];
+    var target = this.term(typed);
+    this.oneWordGlossary.forEach(function (term) {
+      if (term.charAt(0) !== target.charAt(0) || Math.abs(term.length - target.length) > maxdist) { return; }
+      var d = editDistance(target, term, maxdist), groups = self.byTerms.get(term);
       if (d < bestDist) { best = groups.slice(); bestDist = d; }
       else if (d === bestDist) { groups.forEach(function (g) { if (best.indexOf(g) < 0) { best.push(g); } }); }
     });
@@ -215,8 +217,8 @@
     function wordConcept(i, scale) {
       var variants = [[[stems[i]], scale]];
       if (self.knows(stems[i])) { return variants; }
-      self.nearTerms(typed[i], fuzzyDistance(typed[i])).forEach(function (t) {
-        if (t !== stems[i]) { variants.push([[t], p.fuzzy_weight * scale]); }
+      self.nearTerms(stems[i], fuzzyDistance(typed[i])).forEach(function (t) {
+        variants.push([[t], p.fuzzy_weight * scale]);
       });
       return variants;
     }
