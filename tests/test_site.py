@@ -169,7 +169,7 @@ def book_pages(site) -> dict[str, ClauseParser]:
 def test_strict_build_from_yaml_alone_is_clean(site):
     assert (site / "index.html").is_file()
     assert (site / "livres" / "club" / "09.html").is_file()
-    assert (site / "search" / "search_index.js").is_file(), "offline search index missing"
+    assert (site / "assets" / "javascripts" / "ruling-search-data.js").is_file(), "offline search index missing"
 
 
 def test_every_clause_reads_exactly_as_in_the_yaml(kb, book_pages):
@@ -395,14 +395,20 @@ def test_home_page_lists_books_and_latest_changes(kb, site):
     assert "Édition antérieure du chapitre 8" in html  # the club's latest revision change
 
 
-def test_search_is_french_and_splits_on_apostrophes(site):
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert index["config"]["lang"] == ["fr"]
-    separator = re.compile(index["config"]["separator"])
-    assert "abattage" in separator.split("l'abattage")
-    assert "abattage" in separator.split("l’abattage")
-    entry = next(d for d in index["docs"] if d["location"] == "livres/club/02.html#2-17")
-    assert "maldonne" in entry["text"]  # the glossary's synonym of the clause's topic
+def test_search_index_is_the_command_lines(site, kb):
+    """The site's index is ruling's own export, embedded in a script (no fetch: file:// works)."""
+    from ruling.site.search_index import search_export
+
+    text = (site / "assets" / "javascripts" / "ruling-search-data.js").read_text(encoding="utf-8")
+    assert text.startswith("window.RULING_SEARCH = ") and text.rstrip().endswith(";")
+    data = json.loads(text[len("window.RULING_SEARCH = "):].rstrip().rstrip(";"))
+    assert data["fields"] == search_export(kb)["fields"]
+    entry = next(d for d in data["docs"] if d["ref"] == "club:2-17")
+    assert entry["url"] == "livres/club/02.html#2-17" and entry["book"] == "club"
+    assert not (site / "search" / "search_index.json").exists()  # mkdocs-material's search is replaced
+    html = (site / "index.html").read_text(encoding="utf-8")
+    assert (html.index("ruling-search-data.js") < html.index("search-stemmer.js") < html.index("search-engine.js")
+            < html.index("assets/search.js"))
 
 
 def test_no_markdown_leaks_into_the_pages(site):

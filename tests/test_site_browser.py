@@ -118,15 +118,19 @@ def shot(page, name: str, full_page: bool = False) -> None:
     page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
 
 
-def search(page, words: str):
-    """Type in the search box once the index is loaded (a query typed earlier is not rerun)."""
-    page.locator("input.md-search__input").click()
-    page.wait_for_function("""() => {
-        const meta = document.querySelector('.md-search-result__meta');
-        return meta && meta.textContent.trim() !== '' && !meta.textContent.includes('Initialisation');
-    }""", timeout=60000)
-    page.locator("input.md-search__input").press_sequentially(words, delay=30)  # typed, as a reader does
-    page.wait_for_selector(".md-search-result__item", timeout=30000)
+def search(page, words: str, delay: int = 30):
+    """Type in the site's search box, as a reader does; the results are listed while typing."""
+    box = page.locator("input.rs-input")
+    box.click()
+    box.fill("")
+    box.press_sequentially(words, delay=delay)
+    page.wait_for_selector(".rs-panel:not([hidden]) .rs-status", timeout=30000)
+
+
+def top_refs(page, n: int = 3) -> list[tuple[str, str]]:
+    """(kind, citation or procedure id) of the first `n` results shown."""
+    return page.eval_on_selector_all(
+        "ol.rs-results a.rs-link", f"els => els.slice(0, {n}).map(e => [e.dataset.kind, e.dataset.ref])")
 
 
 def test_home_page(page, server):
@@ -139,15 +143,13 @@ def test_home_page(page, server):
 def test_search_maldonne_reaches_the_misdeal_clause(page, server):
     page.goto(server + "index.html")
     search(page, "maldonne")
-    target = page.locator("a.md-search-result__link[href*='livres/cash/maldonnes.html'][href$='#maldonnes-1']")
-    if not target.is_visible():  # material folds a page's further sections under "N de plus"
-        page.locator(".md-search-result__item details summary, .md-search-result__more summary").first.click()
+    target = page.locator("a.rs-link[href*='livres/club/02.html'][href$='#2-17']")
+    assert top_refs(page, 1) == [["clause", "club:2-17"]]
     target.click()
-    page.wait_for_url("**/livres/cash/maldonnes.html*#maldonnes-1")
-    heading = page.locator("[id='maldonnes-1']")
-    assert heading.is_visible()
-    body = page.locator("[data-citation='cash:maldonnes-1'] .ruling-clause-text").inner_text()
-    assert "constituent une maldonne" in body
+    page.wait_for_url("**/livres/club/02.html#2-17")
+    assert page.locator("[id='2-17']").is_visible()
+    body = page.locator("[data-citation='club:2-17'] .ruling-clause-text").inner_text()
+    assert body.startswith("Fausse donne")  # maldonne, through the glossary
 
 
 def test_clause_permalink_lands_on_the_clause(page, server, kb):
@@ -300,7 +302,7 @@ def test_offline_from_file_navigates_and_searches(page, site):
     page.goto((site / "questionnaire.html").as_uri())
     assert page.locator("button.rq-procedure").count() > 0  # the procedures came with the page, no fetch
     search(page, "maldonne")
-    hrefs = page.eval_on_selector_all("a.md-search-result__link", "els => els.map(e => e.href)")
+    hrefs = page.eval_on_selector_all("a.rs-link", "els => els.map(e => e.href)")
     assert any("livres/cash/maldonnes.html" in h for h in hrefs), hrefs
     shot(page, "offline-search.png")
     page.goto((site / "procedures" / "club" / "flop-irregulier.html").as_uri())
@@ -316,3 +318,83 @@ def test_markup_in_a_clause_shows_literally_and_runs_no_script(page, tmp_path_fa
     assert page.evaluate("window.__rulingInjected === undefined")
     text = page.evaluate(f"document.querySelector(\"[data-citation='{citation}'] .ruling-clause-text\").textContent")
     assert text == INJECTION
+
+
+# -- the site's search box: ruling search's answers, offline, on a phone ---------------------------
+
+def _wanted_in_top3(case, refs) -> bool:
+    if "expect" in case:
+        return all(e in refs for e in case["expect"])
+    return any(e in refs for e in case["expect_any"])
+
+
+def test_search_box_answers_as_the_command_line_offline(page, site, kb):
+    """Every suite query typed into the box over file://: the wanted clause in the top 3, and the
+    same top 3 as `ruling search`. Prints both recall@3 figures."""
+    from ruling.search import search as cli_search
+    from test_search_site_parity import suite_cases
+
+    cases = [c for c in suite_cases() if c.get("expect") or c.get("expect_any")]
+    assert len(cases) >= 40
+    page.goto((site / "livres" / "club" / "02.html").as_uri())
+    site_ok = cli_ok = 0
+    differ, missed = [], []
+    for case in cases:
+        search(page, case["query"], delay=0)
+        shown = [tuple(r) for r in top_refs(page)]
+        cli = [(h.kind, h.ref) for h in cli_search(kb, case["query"], limit=3).hits]
+        refs = [ref for _, ref in shown]
+        site_ok += _wanted_in_top3(case, refs)
+        cli_ok += _wanted_in_top3(case, [ref for _, ref in cli])
+        if shown != cli:
+            differ.append(f"{case['query']!r}: site {shown}, ruling search {cli}")
+        if not _wanted_in_top3(case, refs):
+            missed.append(f"{case['query']!r}: attendu {case.get('expect') or case['expect_any']}, obtenu {refs}")
+    print(f"\nrecall@3 site {site_ok / len(cases):.1%}, ruling search {cli_ok / len(cases):.1%}"
+          f" sur {len(cases)} requêtes")
+    assert not differ, "\n".join(differ)
+    assert site_ok / len(cases) >= 0.95, "\n".join(missed)
+
+
+@pytest.mark.parametrize("query, citation", [("carte brulee", "club:2-5"), ("maldone", "club:2-17"),
+                                             ("relanse insufisante", "club:9-9"),
+                                             ("tete a tete", "tda:bouton-en-tete-a-tete")])
+def test_search_box_on_a_phone(browser, site, query, citation):
+    """On a 390×844 screen: the box is in the header, results appear while typing, a tap opens the clause."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", has_touch=True,
+                                  is_mobile=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto((site / "index.html").as_uri())
+        box = page.locator("input.rs-input")
+        assert box.is_visible() and box.bounding_box()["width"] >= 150
+        box.tap()
+        box.press_sequentially(query, delay=20)
+        link = page.locator(f"ol.rs-results a.rs-link[data-ref='{citation}']")
+        link.wait_for(timeout=10000)
+        assert citation in [ref for _, ref in top_refs(page)]
+        panel = page.locator(".rs-panel").bounding_box()
+        assert panel["x"] >= 0 and panel["x"] + panel["width"] <= 390
+        text = link.inner_text()
+        assert citation in text and "\n" in text  # the citation, then its book and snippet
+        shot(page, f"phone-search-{citation.replace(':', '-')}.png")
+        anchor = citation.split(":", 1)[1]
+        link.tap()
+        page.wait_for_url(f"**#{anchor}")
+        assert errors == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("words, procedure", [("flop sans carte brulee", "club/flop-irregulier"),
+                                              ("un joueur donne des jetons a un autre", "club/donner-des-jetons")])
+def test_questionnaire_picker_ranks_with_the_search(page, site, kb, words, procedure):
+    """The situation filter no longer needs every word in a title: it ranks as the search does."""
+    page.goto((site / "questionnaire.html").as_uri())
+    page.fill(".rq-filter", words)
+    first = page.locator("button.rq-procedure").first
+    book, pid = procedure.split("/")
+    title = next(p.title for p in kb.procedures if p.book == book and p.id == pid)
+    assert first.inner_text().startswith(title)

@@ -13,6 +13,7 @@ from mkdocs.structure.files import File
 
 from ruling.site.build import (DATA_SCRIPT, HOME_MARKERS, MERMAID_SCRIPT, OFFLINE_WORKER_SHIM,
                                load_site, questionnaire_script, read_event_logs)
+from ruling.site.search_index import SEARCH_DATA_SCRIPT, search_script
 
 _state: dict = {}
 
@@ -36,7 +37,7 @@ def on_config(config):
 
 
 def on_files(files, config):
-    """Add the generated pages, the original documents and the questionnaire data."""
+    """Add the generated pages, the original documents, the questionnaire data and the search index."""
     site = _state["site"]
     for path, content in _state["pages"].items():
         _replace(files, File.generated(config, path, content=content))
@@ -50,6 +51,8 @@ def on_files(files, config):
         return f"{url}#{anchor}" if anchor else url
 
     _replace(files, File.generated(config, DATA_SCRIPT, content=questionnaire_script(site, url_of)))
+    _replace(files, File.generated(config, SEARCH_DATA_SCRIPT,
+                                   content=search_script(site.kb, url_of, site.clause_pages)))
     return files
 
 

@@ -95,11 +95,6 @@
     return base.replace(/\/+$/, "") + "/" + path;
   }
 
-  function fold(text) {
-    return String(text).toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "")
-      .replace(/[’']/g, " ");
-  }
-
   function findProcedure(key) {
     for (var i = 0; i < DATA.procedures.length; i++) {
       if (DATA.procedures[i].key === key) { return DATA.procedures[i]; }
@@ -190,12 +185,12 @@
     var list = el("div", "rq-list");
     wrap.appendChild(list);
     function fill() {
-      var words = fold(input.value).split(/\s+/).filter(Boolean);
+      // Ranked by the site's search (assets/search.js), the ranking of `ruling search`.
+      var ranked = window.RulingSearch && input.value.trim() ? window.RulingSearch.procedureKeys(input.value) : null;
+      var procs = ranked ? ranked.map(findProcedure).filter(Boolean) : DATA.procedures;
       list.textContent = "";
       var shown = 0;
-      DATA.procedures.forEach(function (proc) {
-        var hay = fold([proc.title, proc.bookTitle, proc.situation].concat(proc.keywords).join(" "));
-        if (!words.every(function (w) { return hay.indexOf(w) >= 0; })) { return; }
+      procs.forEach(function (proc) {
         shown++;
         var item = button(proc.title, "rq-procedure", function () { self.start(proc); });
         item.appendChild(el("span", "rq-book", proc.bookTitle));
