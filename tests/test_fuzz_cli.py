@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from conftest import RULEBOOK
 from ruling.cli import cli
+
+from conftest import RULEBOOK
 
 EXAMPLES = int(os.environ.get("RULING_FUZZ_EXAMPLES", "400"))
 SLOW = {"check": 15, "export": 15, "diff": 60}  # commands that reread the whole base: fewer examples
@@ -43,12 +44,16 @@ def vocabulary(kb) -> list[str]:
         words.append(c.citation)
     for p in kb.procedures:
         words += [p.id, p.situation]
-        for q in getattr(p, "questions", {}) or {}:
-            qid = getattr(q, "id", q)
-            words += [str(qid), f"{qid}=oui", f"{qid}=-1", f"{qid}=zzz"]
-            for choice in (getattr(q, "choices", None) or {}):
-                words.append(f"{qid}={choice}")
+        for q in p.used_questions():  # Question objects: their ids and every valid choice
+            words += [q.id, f"{q.id}=oui", f"{q.id}=-1", f"{q.id}=zzz"]
+            words += [f"{q.id}={choice}" for choice in q.choices]
     return words
+
+
+def test_the_vocabulary_holds_valid_answers(kb):
+    """The fuzzer must reach decisions, not only errors: valid `question=choice` pairs are in it."""
+    words = vocabulary(kb)
+    assert "defaut=premature" in words and "tour=avant-flop" in words
 
 
 def value_strategy(param: click.Parameter, words: list[str]):
