@@ -45,6 +45,7 @@ def node():
     yield ask
     proc.stdin.close()
     proc.wait(timeout=10)
+    proc.stdout.close()  # else the pipe is closed by the garbage collector, a ResourceWarning in a later test
 
 
 @pytest.fixture(scope="module")
