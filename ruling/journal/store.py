@@ -341,10 +341,6 @@ def _statements(script: str) -> list[str]:
     return out
 
 
-def _known_events_hint(events: list[str]) -> str:
-    return f" ; événements : {', '.join(shown(e) for e in events)}" if events else " ; le journal est vide"
-
-
 def _day_time(stamp: str) -> str:
     moment = datetime.fromisoformat(stamp)
     return f"{moment:%d/%m/%Y} à {moment:%H} h {moment:%M}"
