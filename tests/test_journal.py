@@ -682,6 +682,8 @@ def test_an_event_typed_without_accents_is_the_existing_one(rule, run, jpath):
     assert missing.exit_code == 2
     assert missing.stderr.strip() == (f"Erreur : aucune décision pour l'événement « Soirée du jeud » dans le journal "
                                       f"{jpath} ; vouliez-vous dire « Soirée du jeudi » ?")
+    far = run("journal", "--journal", jpath, "--event", "Championnat")
+    assert far.exit_code == 2 and far.stderr.rstrip().endswith("; événements du journal : « Soirée du jeudi »")
 
 
 def test_kb_after_the_journal_command(rule, run, jpath, kb_copy):

@@ -365,8 +365,9 @@ def _existing_event(name: str, events: list[str], path, required: bool) -> str:
         return name
     from ruling.kb.model import closest
 
-    near = closest(name, events, n=1) or events[-1:]
-    hint = f" ; vouliez-vous dire « {shown(near[0])} » ?" if near else " ; le journal est vide"
+    near = closest(name, events, n=1)
+    hint = (f" ; vouliez-vous dire « {shown(near[0])} » ?" if near
+            else " ; événements du journal : " + ", ".join(f"« {shown(e)} »" for e in events[-5:]))
     raise UserError(f"aucune décision pour l'événement « {shown(name)} » dans le journal {shown(path)}{hint}",
                     suggestions=near)
 

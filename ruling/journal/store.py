@@ -22,6 +22,7 @@ _ENTRY_COLUMNS = ("recorded_at", "event_id", "table_number", "book", "revision",
                   "outcome", "fault", "decision", "answers", "replay", "sources")
 
 # Each step brings the schema from version i to i + 1; never edit a released step, add one.
+# (Step 1's `anonymisations` table is no longer written: --anonymise exports, the journal keeps its names.)
 MIGRATIONS = [
     """
     CREATE TABLE events (
@@ -117,7 +118,8 @@ def now() -> str:
 
 @dataclass
 class Player:
-    """A player concerned by a ruling: a name as typed (or, once anonymised, a seat label), and a seat if known."""
+    """A player concerned by a ruling: a name as typed (in an anonymised export, a « table 1, siège 4 » label),
+    and a seat if known."""
 
     name: str
     seat: int | None = None
