@@ -349,7 +349,7 @@ def ask(ctx, words, book, profile_file, journal):
     profile = read_mapping_file(profile_file, "profil") if profile_file else {}
     recorder = journal_recorder(journal, profile)
     decision = run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty(),
-                                 recall=recorder.recall if recorder.active else None)
+                                 recall=recorder.ask_recall if recorder.active else None)
     if decision is not None:
         recorder.finish(ctx, kb, decision)
 

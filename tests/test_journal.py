@@ -750,3 +750,16 @@ def test_the_td_override_is_recorded_and_shown(rule, run, jpath, clock):
                            delimiter=";"))
     assert rows[0][-1] == "réponse du journal écartée" and rows[4][-1] == "precedents=avertissement"
     assert rows[2][-1] == ""
+
+
+def test_ask_says_why_the_journal_leaves_a_sanctioned_fault_to_the_td(rule, run, jpath, clock):
+    clock("21:10", "21:14", "21:20")
+    rule(*HORS_TOUR, *AT_TABLE_3)
+    rule(*LADDER, *AT_TABLE_3)
+    result = rule("ask", "échelle", "des", "sanctions", "--book", "club", *AT_TABLE_3, input="1\n1\nn\n1\n")
+    assert result.exit_code == 0, result.output
+    assert ("Le journal ne répond pas à precedents : la dernière faute relevée pour ce joueur (« action hors de son "
+            "tour répétée » à 21 h 10, table 3 (n° 1)) est déjà sanctionnée : avertissement à 21 h 14, table 3 (n° 2)"
+            ) in result.stdout
+    assert "Votre choix (1-3):" in result.stdout and "D'après le journal" not in result.stdout
+    assert [e["outcome"] for e in entries(run, jpath)] == ["sanction", "avertissement", "avertissement"]

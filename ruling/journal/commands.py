@@ -125,6 +125,17 @@ class Recorder:
             self.recalled[question.id] = found
         return found
 
+    def ask_recall(self, kb, procedure, question):
+        """`ask`: the journal's answer, or, when it withholds one the ladder could give, why (the TD answers)."""
+        found = self.recall(kb, procedure, question)
+        if found is None and question.journal and len(self.players) == 1:
+            from ruling.journal.rulings import already_sanctioned, is_ladder
+
+            why = already_sanctioned(kb, procedure, self._history(procedure.book) or []) if is_ladder(procedure) else None
+            if why is not None:
+                click.echo(f"Le journal ne répond pas à {question.id} : {why}.")
+        return found
+
     def complete(self, kb, decision):
         """`decide`: answer from the journal the missing questions it knows, then decide again."""
         from ruling.decide.engine import decide_procedure
