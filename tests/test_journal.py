@@ -560,7 +560,7 @@ def test_asking_the_ladder_again_without_a_new_fault_does_not_climb(rule, run, j
     assert "Premier degré de l'échelle" in rule(*LADDER, *AT_TABLE_3).stdout
     again = rule(*LADDER, *AT_TABLE_3)  # the same offence, asked again: no answer from the journal
     assert again.exit_code == 2 and "-a precedents=" in again.stdout and "D'après le journal" not in again.stdout
-    assert ("Le journal peut répondre à precedents : la dernière faute relevée pour ce joueur (« action hors de son "
+    assert ("Le journal ne répond pas à precedents : la dernière faute relevée pour ce joueur (« action hors de son "
             "tour répétée » à 21 h 10, table 3 (n° 1)) est déjà sanctionnée : avertissement à 21 h 14, table 3 "
             "(n° 2) ; une faute ne monte l'échelle qu'une fois : enregistrez la nouvelle faute d'abord, ou "
             "répondez vous-même.") in again.stderr

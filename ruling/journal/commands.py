@@ -205,7 +205,8 @@ class Recorder:
             why = taken
         else:
             why = "aucune faute de ce joueur n'est enregistrée dans cet événement ; enregistrez-la d'abord"
-        click.echo(f"Le journal peut répondre à {', '.join(unanswered)} : {why}.", err=True)
+        lead = "ne répond pas à" if taken is not None else "peut répondre à"
+        click.echo(f"Le journal {lead} {', '.join(unanswered)} : {why}.", err=True)
 
     def _record(self, kb, decision) -> None:
         if self.entry_id is not None or self.error is not None or not decision.decided:
