@@ -11,29 +11,9 @@ import sys
 import click
 
 from ruling import completion
-from ruling.click_fr import FrenchCommand, FrenchHelpMixin
+from ruling.click_fr import FrenchHelpMixin, RulingCommand
 from ruling.errors import RulingError, UserError
 from ruling.journal.commands import journal_command, journal_options, journal_recorder
-
-
-def _set_kb_late(ctx, param, value):
-    """`--kb` given after the command (`ruling show 9-13 --kb DOSSIER`) counts as if given before it."""
-    if value is None:
-        return
-    root = ctx.find_root()
-    if root.obj is not None:
-        root.obj["kb_path"] = value
-    else:  # shell completion: the group's callback did not run, completion reads its params
-        root.params["kb_path"] = value
-
-
-class RulingCommand(FrenchCommand):
-    """A command that also accepts `--kb` after its name (hidden: the group's help documents it)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.params.append(click.Option(["--kb"], metavar="DOSSIER", hidden=True, expose_value=False,
-                                        callback=_set_kb_late, help="Dossier de la base de règles."))
 
 
 def _wants_json(args) -> bool:
@@ -369,7 +349,7 @@ def ask(ctx, words, book, profile_file, journal):
     profile = read_mapping_file(profile_file, "profil") if profile_file else {}
     recorder = journal_recorder(journal, profile)
     decision = run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty(),
-                                 recall=recorder.recall if recorder.active else None)
+                                 recall=recorder.ask_recall if recorder.active else None)
     if decision is not None:
         recorder.finish(ctx, kb, decision)
 

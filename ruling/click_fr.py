@@ -106,3 +106,23 @@ class FrenchHelpMixin:
 
 class FrenchCommand(FrenchHelpMixin, click.Command):
     """A click command whose help speaks French."""
+
+
+def _set_kb_late(ctx, param, value):
+    """`--kb` given after the command (`ruling show 9-13 --kb DOSSIER`) counts as if given before it."""
+    if value is None:
+        return
+    root = ctx.find_root()
+    if root.obj is not None:
+        root.obj["kb_path"] = value
+    else:  # shell completion: the group's callback did not run, completion reads its params
+        root.params["kb_path"] = value
+
+
+class RulingCommand(FrenchCommand):
+    """A command that also accepts `--kb` after its name (hidden: the group's help documents it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.params.append(click.Option(["--kb"], metavar="DOSSIER", hidden=True, expose_value=False,
+                                        callback=_set_kb_late, help="Dossier de la base de règles."))

@@ -19,7 +19,7 @@ from conftest import RULEBOOK
 
 EVENT = "Open du club"
 ENTRY_KEYS = ["id", "recorded_at", "event", "table", "players", "book", "revision", "kb_digest", "procedure",
-              "outcome", "decision", "answers", "citations", "replay", "note"]
+              "outcome", "decision", "answers", "citations", "replay", "note", "overridden"]
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_decide_records_the_ruling_with_every_key(rule, run, jpath, kb, clock):
                   "--note", "réclamation du voisin")
     assert result.exit_code == 0, result.output
     assert "La quatrième carte du flop est brûlée" in result.stdout
-    assert result.stdout.rstrip().endswith(f"Enregistré au journal : n° 1, événement « {EVENT} ».")
+    assert result.stdout.rstrip().endswith(f"Enregistré au journal : n° 1, événement « {EVENT} », fichier {jpath}.")
     [entry] = entries(run, jpath)
     assert list(entry) == ENTRY_KEYS
     assert entry["recorded_at"].startswith(datetime.now().date().isoformat() + "T21:14:00")
@@ -328,7 +328,7 @@ def test_markdown_for_the_newsletter(rule, run, jpath):
     assert text.startswith(f"## Journal — {EVENT}\n\n| n° | heure |")
     rows = [line for line in text.splitlines() if line.startswith("| ")][1:]
     assert rows[0].startswith("| ~~1~~ |") and rows[0].endswith("(annulée) |")
-    assert "A\\|B &lt;b&gt;" in rows[1] and "<b>" not in text
+    assert "A\\|B &lt;b>" in rows[1] and "<b>" not in text
 
 
 def test_filters_event_player_since(rule, run, jpath, clock):
@@ -347,25 +347,18 @@ def test_filters_event_player_since(rule, run, jpath, clock):
     assert json.loads(run("journal", "--journal", jpath, "--since", "hier", "--json").stdout)["error"]["message"].startswith("--since")
 
 
-def test_anonymise_replaces_names_by_seats(rule, run, jpath):
-    rule(*HORS_TOUR, "--event", EVENT, "--player", "Dupont@4", "--note", "Dupont conteste")
-    rule(*HORS_TOUR, "--event", EVENT, "--player", "Durand", "--player", "Dupont@4")
-    rule(*HORS_TOUR, "--event", "Autre", "--player", "Dupont")
-    result = run("journal", "--journal", jpath, "--anonymise", EVENT)
-    assert result.exit_code == 0, result.output
-    assert "2 nom(s) remplacé(s)" in result.stdout
-    mine = entries(run, jpath, "--event", EVENT)
-    assert [e["players"] for e in mine] == [["siège 4"], ["joueur 1", "siège 4"]]
-    assert mine[0]["note"] == "siège 4 conteste"
-    assert entries(run, jpath, "--event", "Autre")[0]["players"] == ["Dupont"]
-    unknown = run("journal", "--journal", jpath, "--anonymise", "Nulle part")
-    assert unknown.exit_code == 2 and "aucune décision enregistrée pour l'événement « Nulle part »" in unknown.stderr
-
-
-def test_listing_an_absent_journal_creates_nothing(run, jpath):
-    result = run("journal", "--journal", jpath)
+def test_listing_an_absent_journal_creates_nothing(run, jpath, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("RULING_JOURNAL", raising=False)
+    result = run("journal")  # the default journal, nothing recorded yet
     assert result.exit_code == 0 and result.stdout.strip() == "Aucune décision enregistrée."
-    assert json.loads(run("journal", "--journal", jpath, "--json").stdout) == {"entries": [], "cancelled": []}
+    assert json.loads(run("journal", "--json").stdout) == {"entries": [], "cancelled": []}
+    assert not (tmp_path / "data").exists()
+    typo = run("journal", "--journal", jpath)  # a file named on purpose that is not there: a typo
+    assert typo.exit_code == 2 and not typo.stdout
+    assert typo.stderr.strip() == (f"Erreur : aucun journal à {jpath} ; vérifiez le chemin donné à --journal "
+                                   "(ou RULING_JOURNAL)")
+    assert "aucun journal à" in json.loads(run("journal", "--journal", jpath, "--json").stdout)["error"]["message"]
     assert not jpath.exists()
 
 
@@ -528,10 +521,10 @@ def test_history_page_replays_a_published_event_log(rule, run, jpath, kb_copy, t
 
     rule(*HORS_TOUR, *AT_TABLE_3, kb_path=kb_copy)
     rule("decide", "flop-irregulier", "--book", "club", "-a", "defaut=premature", "--event", EVENT, kb_path=kb_copy)
-    run("journal", "--journal", jpath, "--anonymise", EVENT)
     logs = tmp_path / "journaux"
     logs.mkdir()
-    (logs / "open-du-club.json").write_text(listing(run, jpath, "--json").stdout, encoding="utf-8")
+    exported = run("journal", "--journal", jpath, "--anonymise", EVENT, "--output", logs / "open-du-club.json")
+    assert exported.exit_code == 0 and not exported.stdout, exported.output
     proc = kb_copy / "club" / "procedures" / "action-hors-tour.yaml"
     proc.write_text(proc.read_text(encoding="utf-8").replace(
         "peut être sanctionné, selon l'échelle des sanctions.", "est sanctionné selon l'échelle des sanctions."),
@@ -555,4 +548,218 @@ def test_a_journal_that_cannot_be_created(run, tmp_path):
     blocker = tmp_path / "fichier"
     blocker.write_text("pas un dossier", encoding="utf-8")
     result = run(*HORS_TOUR, "--event", EVENT, "--journal", blocker / "j.sqlite3")
-    _assert_ruling_kept(result, f"le journal {blocker / 'j.sqlite3'} ne peut pas être créé (dossier {blocker} impossible")
+    _assert_ruling_kept(result, f"le journal {blocker / 'j.sqlite3'} ne peut pas être créé : le dossier {blocker} "
+                                "n'est pas un dossier ; créez-le ou choisissez un autre fichier avec --journal")
+
+
+# -- the outside TD trial (issue 17 follow-up) ------------------------------------------------------------
+
+def test_asking_the_ladder_again_without_a_new_fault_does_not_climb(rule, run, jpath, clock):
+    clock("21:10", "21:14", "22:05", "22:06")
+    rule(*HORS_TOUR, *AT_TABLE_3)
+    assert "Premier degré de l'échelle" in rule(*LADDER, *AT_TABLE_3).stdout
+    again = rule(*LADDER, *AT_TABLE_3)  # the same offence, asked again: no answer from the journal
+    assert again.exit_code == 2 and "-a precedents=" in again.stdout and "D'après le journal" not in again.stdout
+    assert ("Le journal ne répond pas à precedents : la dernière faute relevée pour ce joueur (« action hors de son "
+            "tour répétée » à 21 h 10, table 3 (n° 1)) est déjà sanctionnée : avertissement à 21 h 14, table 3 "
+            "(n° 2) ; une faute ne monte l'échelle qu'une fois : enregistrez la nouvelle faute d'abord, ou "
+            "répondez vous-même.") in again.stderr
+    rule(*HORS_TOUR, *AT_TABLE_3)  # a new fault (n° 3): now the ladder climbs, once
+    second = rule(*LADDER, *AT_TABLE_3)
+    assert "le joueur est suspendu" in second.stdout
+    assert "faute de nouveau relevée à 22 h 05, table 3 (n° 3) → precedents=avertissement" in second.stdout
+    third = rule(*LADDER, *AT_TABLE_3)
+    assert third.exit_code == 2 and "disqualifié" not in third.stdout
+    assert "est déjà sanctionnée : suspension à 22 h 06, table 3 (n° 4)" in third.stderr
+    assert [e["outcome"] for e in entries(run, jpath)] == ["sanction", "avertissement", "sanction", "suspension"]
+    with sqlite3.connect(jpath) as db:
+        assert db.execute("SELECT id, answers_entry FROM entries WHERE procedure = 'echelle-des-sanctions'"
+                          ).fetchall() == [(2, 1), (4, 3)]
+
+
+def test_eight_terminals_asking_the_ladder_for_one_fault_give_one_step(tmp_path):
+    env = {**os.environ, "RULING_JOURNAL": str(tmp_path / "j.sqlite3"), "RULING_KB": str(RULEBOOK)}
+    first = subprocess.run([sys.executable, "-m", "ruling", *HORS_TOUR, *AT_TABLE_3], env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    procs = [subprocess.Popen([sys.executable, "-m", "ruling", *LADDER, *AT_TABLE_3], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(8)]
+    outs = [p.communicate(timeout=180) for p in procs]
+    codes = [p.returncode for p in procs]
+    assert codes.count(0) == 1, outs
+    assert all("sanctionnée" in err for (_, err), code in zip(outs, codes) if code != 0), outs
+    with sqlite3.connect(tmp_path / "j.sqlite3") as db:
+        assert db.execute("SELECT outcome, answers_entry FROM entries ORDER BY id").fetchall() == [
+            ("sanction", None), ("avertissement", 1)]
+
+
+def test_a_version_1_journal_is_migrated_and_keeps_its_entries(jpath, run, monkeypatch):
+    import ruling.journal.store as store
+
+    db = sqlite3.connect(jpath, isolation_level=None)  # a journal written by the first release (schema 1)
+    for statement in store._statements(store.MIGRATIONS[0]):
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO events (name, created_at) VALUES (?, '2026-11-30T21:00:00+01:00')", (EVENT,))
+    db.execute("INSERT INTO entries (recorded_at, event_id, book, revision, kb_digest, procedure, outcome, decision, "
+               "answers, replay) VALUES ('2026-11-30T21:00:00+01:00', 1, 'club', 'v2', 'd', 'p', 'o', 'ancienne', "
+               "'{}', 'r')")
+    db.close()
+    [entry] = entries(run, jpath)
+    assert entry["decision"] == "ancienne" and entry["overridden"] == {}
+    with sqlite3.connect(jpath) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        with pytest.raises(sqlite3.DatabaseError, match="ajout seul"):
+            db.execute("UPDATE entries SET answers_entry = 1")
+
+
+def test_anonymise_exports_and_leaves_the_journal_untouched(rule, run, jpath, tmp_path):
+    rule(*HORS_TOUR, "--event", EVENT, "--table", "1", "--player", "Élodie Martin@4",
+         "--note", "Élodie Martin conteste ; Martin dit qu'Élodie n'a pas vu, ÉLODIE insiste")
+    rule(*HORS_TOUR, "--event", EVENT, "--table", "2", "--player", "Élodie Martin@4", "--player", "Durand")
+    rule(*HORS_TOUR, "--event", EVENT, "--table", "1", "--player", "Durand", "--note", "Durand")
+    before = jpath.read_bytes()
+    result = run("journal", "--journal", jpath, "--anonymise", EVENT)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == ["entries", "cancelled"] and list(data["entries"][0]) == ENTRY_KEYS
+    assert [e["players"] for e in data["entries"]] == [["table 1, siège 4"], ["table 2, siège 4", "table 2, joueur 1"],
+                                                        ["table 1, joueur 1"]]
+    assert data["entries"][0]["note"] == ("[table 1, siège 4] conteste ; [table 1, siège 4] dit qu'[table 1, siège 4] "
+                                          "n'a pas vu, [table 1, siège 4] insiste")
+    assert data["entries"][2]["note"] == "[table 1, joueur 1]"
+    assert "Élodie" not in result.stdout and "Martin" not in result.stdout and "Durand" not in result.stdout
+    assert jpath.read_bytes() == before  # never rewritten
+    assert entries(run, jpath)[0]["players"] == ["Élodie Martin"]
+    out = tmp_path / "open.json"
+    written = run("journal", "--journal", jpath, "--anonymise", EVENT, "--output", out)
+    assert written.exit_code == 0 and not written.stdout and f"Export écrit dans {out}." in written.stderr
+    assert json.loads(out.read_text(encoding="utf-8")) == data
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".open.json")]  # no temporary left
+    unknown = run("journal", "--journal", jpath, "--anonymise", "Nulle part")
+    assert unknown.exit_code == 2 and "aucune décision pour l'événement « Nulle part »" in unknown.stderr
+    nowhere = run("journal", "--journal", jpath, "--anonymise", EVENT, "--output", tmp_path / "absent" / "x.json")
+    assert nowhere.exit_code == 2 and "le dossier" in nowhere.stderr and "n'existe pas" in nowhere.stderr
+
+
+def test_the_journal_file_is_named_and_a_new_one_is_said(run, tmp_path):
+    path = tmp_path / "soir.sqlite3"
+    first = run(*HORS_TOUR, "--event", EVENT, "--journal", path)
+    assert first.exit_code == 0
+    assert f"Enregistré au journal : n° 1, événement « {EVENT} », fichier {path}." in first.stdout
+    assert first.stderr.strip() == f"nouveau journal créé : {path}"
+    second = run(*HORS_TOUR, "--event", EVENT, "--journal", path)
+    assert "nouveau journal" not in second.stderr and "n° 2" in second.stdout
+    typo = tmp_path / "tournois" / "open.sqlite3"  # a folder that does not exist: refused, never created
+    refused = run(*HORS_TOUR, "--event", EVENT, "--journal", typo)
+    assert refused.exit_code == 2 and "la décision ci-dessus n'est pas enregistrée" in refused.stderr
+    assert (f"le journal {typo} ne peut pas être créé : le dossier {typo.parent} n'existe pas ; créez-le ou "
+            "choisissez un autre fichier avec --journal") in refused.stderr
+    assert not typo.parent.exists()
+
+
+def test_the_default_journal_folder_is_created_and_said(run, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("RULING_JOURNAL", raising=False)
+    result = run(*HORS_TOUR, "--event", EVENT)
+    path = tmp_path / "data" / "ruling" / "journal.sqlite3"
+    assert result.exit_code == 0 and path.is_file()
+    assert result.stderr.splitlines() == [f"Dossier créé pour le journal : {path.parent}",
+                                          f"nouveau journal créé : {path}"]
+
+
+def test_an_event_typed_without_accents_is_the_existing_one(rule, run, jpath):
+    rule(*HORS_TOUR, "--event", "Soirée du jeudi", "--player", "Dupont")
+    typed = rule(*LADDER, "--event", "soiree DU jeudi", "--player", "Dupont")
+    assert typed.exit_code == 0, typed.output
+    assert "Événement « soiree DU jeudi » lu comme « Soirée du jeudi », déjà au journal." in typed.stderr
+    assert "D'après le journal : aucune sanction pour « action hors de son tour répétée »" in typed.stdout
+    assert "événement « Soirée du jeudi »" in typed.stdout
+    listed = run("journal", "--journal", jpath, "--event", "Soiree du jeudi", "--json")
+    assert [e["event"] for e in json.loads(listed.stdout)["entries"]] == ["Soirée du jeudi"] * 2
+    assert "lu comme « Soirée du jeudi »" in listed.stderr
+    missing = run("journal", "--journal", jpath, "--event", "Soirée du jeud")
+    assert missing.exit_code == 2
+    assert missing.stderr.strip() == (f"Erreur : aucune décision pour l'événement « Soirée du jeud » dans le journal "
+                                      f"{jpath} ; vouliez-vous dire « Soirée du jeudi » ?")
+    far = run("journal", "--journal", jpath, "--event", "Championnat")
+    assert far.exit_code == 2 and far.stderr.rstrip().endswith("; événements du journal : « Soirée du jeudi »")
+
+
+def test_kb_after_the_journal_command(rule, run, jpath, kb_copy):
+    rule(*HORS_TOUR, "--event", EVENT)
+    result = run("journal", "--journal", jpath, "--replay", "--kb", kb_copy)
+    assert result.exit_code == 0, result.output
+    assert "1 décision(s) rejouée(s) sur la base actuelle : aucune ne change." in result.stdout
+
+
+def test_markdown_keeps_the_whole_decision_and_the_note(rule, run, jpath):
+    note = "Le joueur *conteste*, puis accepte ; voir `15-1` <ici> (2, 3)"
+    decided = json.loads(rule(*LADDER, "-a", "precedents=avertissement", "--event", EVENT, "--note", note,
+                              "--json").stdout)
+    assert len(decided["decision"]) > 160 and "," in decided["decision"]
+    text = listing(run, jpath, "--markdown").stdout
+    [row] = [line for line in text.splitlines() if line.startswith("| 1 |")]
+    assert decided["decision"].replace("_", "\\_") in row  # whole, commas kept
+    assert "caractères)" not in row
+    assert row.endswith("| Le joueur \\*conteste\\*, puis accepte ; voir \\`15-1\\` &lt;ici> (2, 3) |")
+    assert text.splitlines()[2].endswith("| règles citées | note |")
+
+
+def test_replay_gives_the_new_decision_of_a_changed_cited_text(rule, run, jpath, kb_copy):
+    rule(*LADDER, "-a", "precedents=avertissement", "--event", EVENT, kb_path=kb_copy)
+    chapter = next(p for p in (kb_copy / "club").glob("*.yaml") if "Disqualification définitive du tournoi." in
+                   p.read_text(encoding="utf-8"))
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("Disqualification définitive du tournoi.",
+                                                                   "Exclusion définitive du tournoi."), encoding="utf-8")
+    data = json.loads(run("journal", "--journal", jpath, "--replay", "--json", kb_path=kb_copy).stdout)
+    [changed] = data["changed"]
+    assert changed["changes"][0] == "texte de club:15-1 modifié"
+    assert changed["decision_new"] == changed["decision_old"] and changed["decision_new"].startswith("La faute se répète")
+    assert changed["decision_new_missing"] is None
+    text = run("journal", "--journal", jpath, "--replay", kb_path=kb_copy).stdout
+    [line] = [line for line in text.splitlines() if line.startswith("  n° 1")]
+    assert line.endswith(changed["changes"][-1]) and len(line) > 308  # the whole reason, never cut
+    assert "caractères)" not in text
+
+
+def test_replay_says_why_there_is_no_new_decision(rule, run, jpath, kb_copy):
+    rule(*HORS_TOUR, "--event", EVENT, kb_path=kb_copy)
+    (kb_copy / "club" / "procedures" / "action-hors-tour.yaml").unlink()
+    for scenario in (kb_copy / "club" / "scenarios").glob("action-hors-tour*"):
+        scenario.unlink()
+    data = json.loads(run("journal", "--journal", jpath, "--replay", "--json", kb_path=kb_copy).stdout)
+    [changed] = data["changed"]
+    assert changed["decision_new"] is None
+    assert changed["decision_new_missing"] == "la procédure club:action-hors-tour n'existe plus"
+    text = run("journal", "--journal", jpath, "--replay", kb_path=kb_copy).stdout
+    assert "      pas de décision actuelle : la procédure club:action-hors-tour n'existe plus" in text
+
+
+def test_the_td_override_is_recorded_and_shown(rule, run, jpath, clock):
+    clock("21:10", "21:14", "22:05", "22:06")
+    for args in (HORS_TOUR, LADDER, HORS_TOUR):
+        rule(*args, *AT_TABLE_3)
+    rule(*LADDER, "-a", "precedents=aucun", *AT_TABLE_3)
+    recorded = entries(run, jpath)
+    assert recorded[-1]["overridden"] == {"precedents": "avertissement"} and recorded[1]["overridden"] == {}
+    assert recorded[-1]["answers"]["precedents"] == "aucun"
+    text = listing(run, jpath).stdout
+    assert "      réponse du journal écartée par l'arbitre : precedents=avertissement" in text
+    rows = list(csv.reader(io.StringIO(listing(run, jpath, "--csv").stdout_bytes.decode("utf-8-sig"), newline=""),
+                           delimiter=";"))
+    assert rows[0][-1] == "réponse du journal écartée" and rows[4][-1] == "precedents=avertissement"
+    assert rows[2][-1] == ""
+
+
+def test_ask_says_why_the_journal_leaves_a_sanctioned_fault_to_the_td(rule, run, jpath, clock):
+    clock("21:10", "21:14", "21:20")
+    rule(*HORS_TOUR, *AT_TABLE_3)
+    rule(*LADDER, *AT_TABLE_3)
+    result = rule("ask", "échelle", "des", "sanctions", "--book", "club", *AT_TABLE_3, input="1\n1\nn\n1\n")
+    assert result.exit_code == 0, result.output
+    assert ("Le journal ne répond pas à precedents : la dernière faute relevée pour ce joueur (« action hors de son "
+            "tour répétée » à 21 h 10, table 3 (n° 1)) est déjà sanctionnée : avertissement à 21 h 14, table 3 (n° 2)"
+            ) in result.stdout
+    assert "Votre choix (1-3):" in result.stdout and "D'après le journal" not in result.stdout
+    assert [e["outcome"] for e in entries(run, jpath)] == ["sanction", "avertissement", "avertissement"]

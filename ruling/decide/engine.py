@@ -257,8 +257,9 @@ def decide(kb, book: str | None, procedure_id: str, answers: dict, profile: dict
     return decide_procedure(kb, procedure, normalise_answers(procedure, answers, profile, kb))
 
 
-def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
-    """`decide` on already checked answers."""
+def decide_procedure(kb, procedure: Procedure, values: dict, allow_stale: bool = False) -> Decision:
+    """`decide` on already checked answers. `allow_stale` decides even on a changed cited text (the
+    journal's replay shows what the ruling would now say; the table never gets it)."""
     cands = candidates(procedure, values)
     matched = [rule for rule, pending in cands if not pending]
     if not matched:
@@ -292,7 +293,7 @@ def decide_procedure(kb, procedure: Procedure, values: dict) -> Decision:
     from ruling.kb.validate import rule_hash_problems
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
-    if stale:  # never rule on a text the procedure's author did not read
+    if stale and not allow_stale:  # never rule on a text the procedure's author did not read
         raise StaleCitationError(f"décision refusée : {stale[0]}")
     text = render(pick(rule.decision, figures.get("cas")), namespace, rule.each)
     citations = [kb.find(c.citation) for c in rule.cites]

@@ -11,7 +11,7 @@ import json
 
 import click
 
-from ruling.click_fr import FrenchCommand
+from ruling.click_fr import RulingCommand
 from ruling.errors import UserError, shown
 
 
@@ -79,18 +79,34 @@ class Recorder:
 
         return self.path or default_path()
 
+    def _load(self) -> None:
+        """Read the event's entries once; an event typed with other accents or case is the existing one."""
+        if self._entries is not None or self.error is not None or not self.active:
+            return
+        from ruling.journal.store import Journal, JournalError
+
+        try:
+            with Journal(self._path(), create=False) as journal:
+                self._resolve_event(journal.events())
+                self._entries = journal.entries(self.event)
+        except JournalError as e:
+            self.error = str(e)
+
+    def _resolve_event(self, events: list[str]) -> None:
+        if self.event in events:
+            return
+        from ruling.journal.rulings import same_player
+
+        match = next((e for e in events if same_player(e, self.event)), None)
+        if match is not None:
+            click.echo(f"Événement « {shown(self.event)} » lu comme « {shown(match)} », déjà au journal.", err=True)
+            self.event = match
+
     def _history(self, book: str) -> list | None:
         """The single player's standing rulings of `book` in this event (None: no player, or journal unreadable)."""
         if not self.active or len(self.players) != 1:
             return None
-        if self._entries is None and self.error is None:
-            from ruling.journal.store import Journal, JournalError
-
-            try:
-                with Journal(self._path(), create=False) as journal:
-                    self._entries = journal.entries(self.event)
-            except JournalError as e:
-                self.error = str(e)
+        self._load()
         if self._entries is None:
             return None
         from ruling.journal.rulings import player_history
@@ -107,6 +123,17 @@ class Recorder:
         found = recall(kb, procedure, question, history)
         if found is not None:
             self.recalled[question.id] = found
+        return found
+
+    def ask_recall(self, kb, procedure, question):
+        """`ask`: the journal's answer, or, when it withholds one the ladder could give, why (the TD answers)."""
+        found = self.recall(kb, procedure, question)
+        if found is None and question.journal and len(self.players) == 1:
+            from ruling.journal.rulings import already_sanctioned, is_ladder
+
+            why = already_sanctioned(kb, procedure, self._history(procedure.book) or []) if is_ladder(procedure) else None
+            if why is not None:
+                click.echo(f"Le journal ne répond pas à {question.id} : {why}.")
         return found
 
     def complete(self, kb, decision):
@@ -162,35 +189,51 @@ class Recorder:
                            + " ; ".join(at(e) for e in earlier[-3:]) + hint)
         return out
 
-    def _why_unanswered(self, decision) -> None:
+    def _why_unanswered(self, kb, decision) -> None:
         """Why the journal left a question it knows how to answer to the TD (stderr: stdout stays the report)."""
         unanswered = [q.id for q in decision.missing if q.journal and q.id not in self.recalled]
         if not unanswered or self.error is not None:
             return
+        from ruling.journal.rulings import already_sanctioned, is_ladder
+
+        taken = None
+        if len(self.players) == 1 and is_ladder(decision.procedure):
+            taken = already_sanctioned(kb, decision.procedure, self._history(decision.book) or [])
         if len(self.players) != 1:
             why = "donnez le joueur concerné (un seul --player)"
+        elif taken is not None:
+            why = taken
         else:
             why = "aucune faute de ce joueur n'est enregistrée dans cet événement ; enregistrez-la d'abord"
-        click.echo(f"Le journal peut répondre à {', '.join(unanswered)} : {why}.", err=True)
+        lead = "ne répond pas à" if taken is not None else "peut répondre à"
+        click.echo(f"Le journal {lead} {', '.join(unanswered)} : {why}.", err=True)
 
     def _record(self, kb, decision) -> None:
         if self.entry_id is not None or self.error is not None or not decision.decided:
             return
         from ruling.journal.store import Journal, JournalError
-        from ruling.journal.rulings import entry_fault, entry_for
+        from ruling.journal.rulings import claim_fault, entry_fault, entry_for
 
+        self._load()
         history = self._history(decision.book) or []
         if self.error is not None:
             return
-        fault, fault_sources = entry_fault(decision.procedure, decision, history)
+        fault, fault_sources, answers_entry = entry_fault(decision.procedure, decision, history)
         sources = {qid: r.sources for qid, r in self.recalled.items() if decision.answers.get(qid) == r.value}
+        overridden = {qid: r.value for qid, r in self.recalled.items()
+                      if qid in decision.answers and decision.answers[qid] != r.value}
         if fault_sources:
             sources["fault"] = fault_sources
         entry = entry_for(kb, decision, self.event, table=self.table, players=self.players, note=self.note,
-                          fault=fault, sources=sources)
+                          fault=fault, sources=sources, answers_entry=answers_entry, overridden=overridden)
+        claim = claim_fault(decision.procedure, entry, self.players[0].name) if answers_entry is not None else None
         try:
-            with Journal(self._path()) as journal:
-                self.entry_id = journal.record(entry)
+            with Journal(self._path(), make_folder=self.path is None) as journal:
+                self.entry_id = journal.record(entry, claim=claim)
+                if journal.folder_created:
+                    click.echo(f"Dossier créé pour le journal : {shown(journal.path.parent)}", err=True)
+                if journal.created:
+                    click.echo(f"nouveau journal créé : {shown(journal.path)}", err=True)
         except JournalError as e:
             self.error = str(e)
 
@@ -214,9 +257,10 @@ class Recorder:
             for line in self.notes(kb, decision) if decision.decided else ():
                 click.echo(line)
             if self.entry_id is not None:
-                click.echo(f"Enregistré au journal : n° {self.entry_id}, événement « {shown(self.event)} ».")
+                click.echo(f"Enregistré au journal : n° {self.entry_id}, événement « {shown(self.event)} », "
+                           f"fichier {shown(self._path())}.")
         if not decision.decided:
-            self._why_unanswered(decision)
+            self._why_unanswered(kb, decision)
         if self.error is None:
             return
         if decision.decided:
@@ -228,7 +272,7 @@ class Recorder:
 
 # -- `ruling journal` ----------------------------------------------------------------------------------
 
-@click.command("journal", cls=FrenchCommand)
+@click.command("journal", cls=RulingCommand)
 @click.option("--event", metavar="NOM", help="Seulement les décisions de cet événement.")
 @click.option("--player", metavar="NOM", help="Seulement les décisions qui concernent ce joueur.")
 @click.option("--since", metavar="QUAND", help="Depuis une date (AAAA-MM-JJ), une date et une heure "
@@ -239,18 +283,25 @@ class Recorder:
 @click.option("--replay", is_flag=True, help="Rejoue les décisions sur la base actuelle et liste celles qui changeraient.")
 @click.option("--undo", type=click.IntRange(min=1), metavar="N", help="Annule la décision n° N (elle reste au journal, barrée).")
 @click.option("--anonymise", "anonymise_event", metavar="ÉVÉNEMENT",
-              help="Remplace les noms des joueurs de l'événement par leur siège (ou « joueur N ») pour publication.")
+              help="Exporte l'événement anonymisé pour publication (le document --json, les noms remplacés par "
+                   "« table 1, siège 4 » ou « table 1, joueur 2 ») ; le journal n'est pas modifié.")
+@click.option("--output", "output", metavar="FICHIER",
+              help="Écrit l'export dans ce fichier (écriture atomique) au lieu de la sortie standard.")
 @click.option("--journal", "journal_path", envvar="RULING_JOURNAL", metavar="FICHIER",
               help="Fichier du journal (par défaut $XDG_DATA_HOME/ruling/journal.sqlite3).")
 @click.pass_context
-def journal_command(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event,
+def journal_command(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, output,
                     journal_path):
     """Le journal des décisions d'un événement : liste, exports, rejeu après une révision,
-    annulation d'une décision saisie par erreur, anonymisation."""
-    _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, journal_path)
+    annulation d'une décision saisie par erreur, export anonymisé pour publication."""
+    _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, output,
+             journal_path)
 
 
-def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, journal_path):
+def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, output,
+             journal_path):
+    from pathlib import Path
+
     from ruling.journal.store import Journal, default_path
     from ruling.render.journal import csv_bytes, markdown, replay_text, table_text
     from ruling.journal.rulings import select
@@ -263,7 +314,11 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
         raise UserError(f"{' et '.join(actions)} s'excluent ; une action à la fois")
     if actions and (as_csv or as_markdown):
         raise UserError(f"{actions[0]} ne s'exporte pas en CSV ni en Markdown ; utilisez --json ou la sortie texte")
-    path = journal_path or default_path()
+    if output is not None and (undo is not None or replay):
+        raise UserError(f"--output écrit un export ; {actions[0]} n'en produit pas")
+    path = Path(journal_path) if journal_path else default_path()
+    if journal_path and not path.exists():
+        raise UserError(f"aucun journal à {shown(path)} ; vérifiez le chemin donné à --journal (ou RULING_JOURNAL)")
     if undo is not None:
         with Journal(path, create=False) as journal:
             entry = journal.cancel(undo)
@@ -273,17 +328,18 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
             click.echo(f"Décision n° {entry.id} annulée ({entry.book}:{entry.procedure}, {entry.outcome}) ; "
                        "elle reste au journal, barrée.")
         return
-    if anonymise_event is not None:
-        with Journal(path, create=False) as journal:
-            labels = journal.anonymise(anonymise_event)
-        if as_json:
-            click.echo(json.dumps({"event": anonymise_event, "players": len(labels)}, ensure_ascii=False))
-        else:
-            click.echo(f"Événement « {shown(anonymise_event)} » anonymisé : {len(labels)} nom(s) remplacé(s) "
-                       "par un siège ou un numéro de joueur.")
-        return
     with Journal(path, create=False) as journal:
+        events = journal.events()
+        if anonymise_event is not None:
+            event = _existing_event(anonymise_event, events, path, required=True)
+        elif event is not None:
+            event = _existing_event(event, events, path, required=bool(events))
         entries = journal.entries(event) if event is not None else journal.entries()
+    if anonymise_event is not None:
+        from ruling.journal.anonymise import anonymised
+
+        _emit(_json_document(anonymised(entries)), output)
+        return
     entries = select(entries, player=player, since=since)
     if replay:
         from ruling.journal.rulings import replay as replay_entries
@@ -297,12 +353,63 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
             click.echo(replay_text(results))
         return
     if as_json:
-        data = {"entries": [e.to_json() for e in entries if not e.cancelled],
-                "cancelled": [{"id": e.id, "cancelled_at": e.cancelled_at} for e in entries if e.cancelled]}
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        _emit(_json_document(entries), output)
     elif as_csv:
-        click.echo(csv_bytes(entries), nl=False)  # bytes go out as they are: the BOM and UTF-8 whatever the locale
+        _emit(csv_bytes(entries), output)  # bytes go out as they are: the BOM and UTF-8 whatever the locale
     elif as_markdown:
-        click.echo(markdown(entries), nl=False)
+        _emit(markdown(entries), output)
     else:
-        click.echo(table_text(entries))
+        _emit(table_text(entries) + "\n", output)
+
+
+def _existing_event(name: str, events: list[str], path, required: bool) -> str:
+    """The event as the journal spells it (« Soiree du jeudi » is « Soirée du jeudi », said on stderr);
+    an event the journal does not hold is refused with the nearest one."""
+    from ruling.journal.rulings import same_player
+
+    if name in events:
+        return name
+    match = next((e for e in events if same_player(e, name)), None)
+    if match is not None:
+        click.echo(f"Événement « {shown(name)} » lu comme « {shown(match)} ».", err=True)
+        return match
+    if not required:
+        return name
+    from ruling.kb.model import closest
+
+    near = closest(name, events, n=1)
+    hint = (f" ; vouliez-vous dire « {shown(near[0])} » ?" if near
+            else " ; événements du journal : " + ", ".join(f"« {shown(e)} »" for e in events[-5:]))
+    raise UserError(f"aucune décision pour l'événement « {shown(name)} » dans le journal {shown(path)}{hint}",
+                    suggestions=near)
+
+
+def _json_document(entries: list) -> str:
+    """The `--json` export: standing entries, and the numbers of the cancelled ones."""
+    data = {"entries": [e.to_json() for e in entries if not e.cancelled],
+            "cancelled": [{"id": e.id, "cancelled_at": e.cancelled_at} for e in entries if e.cancelled]}
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def _emit(document, output: str | None) -> None:
+    """An export to stdout, or to `--output FILE` through a temporary file and os.replace."""
+    if output is None:  # text through the terminal guard; CSV's bytes as they are
+        click.echo(document, nl=False)
+        return
+    data = document.encode("utf-8") if isinstance(document, str) else document
+    from pathlib import Path
+
+    from ruling.kb.validate import write_atomic
+
+    target = Path(output)
+    if not target.parent.is_dir():
+        raise UserError(f"--output {shown(output)} : le dossier {shown(target.parent)} n'existe pas ; "
+                        "créez-le ou choisissez un autre fichier")
+    if target.is_dir():
+        raise UserError(f"--output {shown(output)} est un dossier ; attendu un nom de fichier")
+    try:
+        write_atomic(target, data)
+    except OSError as e:
+        raise UserError(f"--output {shown(output)} ne peut pas être écrit ({shown(e.strerror or e)}) ; "
+                        "choisissez un autre fichier") from None
+    click.echo(f"Export écrit dans {shown(target)}.", err=True)

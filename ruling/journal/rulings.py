@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ruling.decide.engine import Decision, decide_procedure, fold, normalise_answers
-from ruling.errors import UserError
+from ruling.errors import StaleCitationError, UserError
 from ruling.journal.store import Citation, Entry, Player
 from ruling.decide.procedures import Procedure, Question, text_hash
 
@@ -20,7 +20,7 @@ LADDER_RECALLS = ("last-sanction", "any-sanction")
 # -- a decision as an entry ------------------------------------------------------------------------
 
 def entry_for(kb, decision: Decision, event: str, *, table=None, players=(), note=None, fault=None,
-              sources=None) -> Entry:
+              sources=None, answers_entry=None, overridden=None) -> Entry:
     """The journal entry of a decided ruling: pinned to the book's revision, the base's digest and the
     hashes of the texts read at the table."""
     book = kb.book(decision.book)
@@ -28,7 +28,8 @@ def entry_for(kb, decision: Decision, event: str, *, table=None, players=(), not
                  procedure=decision.procedure.id, outcome=decision.outcome, decision=decision.decision,
                  answers={k: v for k, v in decision.answers.items()}, replay=decision.replay_command(),
                  citations=[Citation(c.citation, text_hash(c.full_text), c.full_text) for c in decision.citations],
-                 players=list(players), table=table, note=note, fault=fault, sources=dict(sources or {}))
+                 players=list(players), table=table, note=note, fault=fault, sources=dict(sources or {}),
+                 answers_entry=answers_entry, overridden=dict(overridden or {}))
 
 
 def parse_player(text: str) -> Player:
@@ -78,6 +79,7 @@ def select(entries: list[Entry], player: str | None = None, since: str | None = 
 # -- what the journal knows about a player ------------------------------------------------------------
 
 def same_player(a: str, b: str) -> bool:
+    """Two names (of players or events) that are the same but for case, accents and spaces."""
     return " ".join(fold(a).split()) == " ".join(fold(b).split())
 
 
@@ -103,20 +105,58 @@ def is_occurrence(entry: Entry) -> bool:
     return bool(entry.fault) and "fault" not in entry.sources
 
 
-def sanctioned_fault(procedure: Procedure, history: list[Entry]) -> Entry | None:
-    """The fault a ladder is about to sanction: the player's latest ruling that recorded a fault."""
-    return next((e for e in reversed(history) if is_occurrence(e) and e.procedure != procedure.id), None)
+def unsanctioned_fault(procedure: Procedure, history: list[Entry]) -> tuple[Entry | None, Entry | None]:
+    """The fault a ladder is about to sanction, or why there is none.
+
+    The player's latest ruling that recorded a fault is the candidate; it is sanctioned already
+    when a standing sanction of this ladder answers it, or is for the same fault and came after it.
+    Returns (the fault entry, None), (None, the sanction that already answers it), or (None, None)."""
+    source = next((e for e in reversed(history) if is_occurrence(e) and e.procedure != procedure.id), None)
+    if source is None:
+        return None, None
+    taken = [e for e in history if e.procedure == procedure.id
+             and (e.answers_entry == source.id or (e.fault == source.fault and e.id > source.id))]
+    return (None, taken[-1]) if taken else (source, None)
 
 
-def entry_fault(procedure: Procedure, decision: Decision, history: list[Entry]) -> tuple[str | None, list[int]]:
-    """The fault a new entry records, and the entry it was taken from (a ladder sanctions the latest fault)."""
+def entry_fault(procedure: Procedure, decision: Decision, history: list[Entry]) -> tuple[str | None, list[int], int | None]:
+    """The fault a new entry records, the entries it was taken from, and (a ladder) the fault entry it
+    sanctions: a ladder sanctions the latest fault not yet sanctioned."""
     if decision.rule is not None and decision.rule.fault:
-        return decision.rule.fault, []
+        return decision.rule.fault, [], None
     if is_ladder(procedure):
-        source = sanctioned_fault(procedure, history)
+        source, taken = unsanctioned_fault(procedure, history)
         if source is not None:
-            return source.fault, [source.id]
-    return None, []
+            return source.fault, [source.id], source.id
+        if taken is not None:  # the TD answered himself for a fault already sanctioned: no fault claimed
+            return taken.fault, [], None
+    return None, [], None
+
+
+def already_sanctioned(kb, procedure: Procedure, history: list[Entry]) -> str | None:
+    """Why the ladder's journal answer is withheld: the player's latest fault already has its sanction."""
+    _, taken = unsanctioned_fault(procedure, history)
+    if taken is None:
+        return None
+    fault = next(e for e in reversed(history) if is_occurrence(e) and e.procedure != procedure.id)
+    return (f"la dernière faute relevée pour ce joueur (« {fault_label(kb, procedure.book, fault.fault)} » {at(fault)}) "
+            f"est déjà sanctionnée : {taken.outcome.replace('-', ' ')} {at(taken)} ; une faute ne monte l'échelle "
+            "qu'une fois : enregistrez la nouvelle faute d'abord, ou répondez vous-même")
+
+
+def claim_fault(procedure: Procedure, entry: Entry, player: str):
+    """The check `Journal.record` runs inside its write transaction for a ladder sanction: the fault it
+    answers must still be unsanctioned (another terminal may just have sanctioned it)."""
+    from ruling.journal.store import JournalError
+
+    def check(entries: list[Entry]) -> None:
+        history = player_history(entries, player, entry.book)
+        source, taken = unsanctioned_fault(procedure, history)
+        if source is None or source.id != entry.answers_entry:
+            by = f" par la décision n° {taken.id} ({taken.outcome})" if taken is not None else ""
+            raise JournalError(f"la faute n° {entry.answers_entry} vient d'être sanctionnée{by}, sur un autre poste ; "
+                               "une faute ne monte l'échelle qu'une fois")
+    return check
 
 
 @dataclass
@@ -169,8 +209,9 @@ def recall(kb, procedure: Procedure, question: Question, history: list[Entry]) -
             return Recalled(question.id, False, "aucune sanction pour ce joueur dans cet événement")
         return Recalled(question.id, True, " ; ".join(sanction_text(kb, e) for e in sanctions[-3:]),
                         [e.id for e in sanctions])
-    # last-sanction: the step of the latest sanction for the same fault as the one now sanctioned
-    source = sanctioned_fault(procedure, history)
+    # last-sanction: the step of the latest sanction for the same fault as the one now sanctioned,
+    # only when that fault was recorded after it (else the journal would count one fault twice)
+    source, _ = unsanctioned_fault(procedure, history)
     if source is None:
         return None
     steps = spec.get("steps") or {}
@@ -194,6 +235,7 @@ class Replayed:
     changes: list[str]
     outcome: str | None = None
     decision: str | None = None
+    why_no_decision: str | None = None  # when no new decision can be computed
 
     @property
     def changed(self) -> bool:
@@ -202,7 +244,8 @@ class Replayed:
     def to_json(self) -> dict:
         return {"id": self.entry.id, "event": self.entry.event, "book": self.entry.book,
                 "procedure": self.entry.procedure, "outcome_old": self.entry.outcome, "outcome_new": self.outcome,
-                "decision_old": self.entry.decision, "decision_new": self.decision, "changes": list(self.changes)}
+                "decision_old": self.entry.decision, "decision_new": self.decision, "changes": list(self.changes),
+                "decision_new_missing": self.why_no_decision}
 
 
 def replay_entry(kb, entry: Entry) -> Replayed:
@@ -216,13 +259,21 @@ def replay_entry(kb, entry: Entry) -> Replayed:
             changes.append(f"texte de {cited.citation} modifié")
     proc = next((p for p in kb.procedures if p.book == entry.book and p.id == entry.procedure), None)
     if proc is None:
-        return Replayed(entry, changes + [f"la procédure {entry.book}:{entry.procedure} n'existe plus"])
+        why = f"la procédure {entry.book}:{entry.procedure} n'existe plus"
+        return Replayed(entry, changes + [why], why_no_decision=why)
     try:
-        decision = decide_procedure(kb, proc, normalise_answers(proc, entry.answers))
+        values = normalise_answers(proc, entry.answers)
+        try:
+            decision = decide_procedure(kb, proc, values)
+        except StaleCitationError as e:  # said, then decided on the new text all the same: what it would say
+            changes.append(str(e)[0].lower() + str(e)[1:])
+            decision = decide_procedure(kb, proc, values, allow_stale=True)
     except UserError as e:
-        return Replayed(entry, changes + [str(e)[0].lower() + str(e)[1:]])
+        why = str(e)[0].lower() + str(e)[1:]
+        return Replayed(entry, changes + [why], why_no_decision=why)
     if not decision.decided:
-        return Replayed(entry, changes + ["il faut maintenant répondre aussi à : " + ", ".join(q.id for q in decision.missing)])
+        why = "il faut maintenant répondre aussi à : " + ", ".join(q.id for q in decision.missing)
+        return Replayed(entry, changes + [why], why_no_decision=why)
     if decision.outcome != entry.outcome:
         changes.append(f"issue {entry.outcome} → {decision.outcome}")
     elif decision.decision != entry.decision:
@@ -242,6 +293,7 @@ def entries_from_json(data, where: str) -> list[Entry]:
                       revision=str(e["revision"]), kb_digest=str(e.get("kb_digest") or ""),
                       procedure=str(e["procedure"]), outcome=str(e["outcome"]), decision=str(e["decision"]),
                       answers=dict(e["answers"]), replay=str(e.get("replay") or ""), note=e.get("note"),
+                      overridden=dict(e.get("overridden") or {}),
                       citations=[Citation(str(c["citation"]), str(c["hash"]), "") for c in e.get("citations") or []])
                 for e in data["entries"]]
     except (KeyError, TypeError, ValueError, AttributeError):

@@ -22,6 +22,7 @@ _ENTRY_COLUMNS = ("recorded_at", "event_id", "table_number", "book", "revision",
                   "outcome", "fault", "decision", "answers", "replay", "sources")
 
 # Each step brings the schema from version i to i + 1; never edit a released step, add one.
+# (Step 1's `anonymisations` table is no longer written: --anonymise exports, the journal keeps its names.)
 MIGRATIONS = [
     """
     CREATE TABLE events (
@@ -87,6 +88,15 @@ MIGRATIONS = [
     CREATE TRIGGER cancellations_fixed BEFORE UPDATE ON cancellations
         BEGIN SELECT RAISE(ABORT, 'journal en ajout seul'); END;
     """.replace("{columns}", ", ".join(_ENTRY_COLUMNS)),
+    # 2: the fault entry a ladder sanction answers (one sanction per fault, even from 8 terminals at
+    # once), and the journal's answers the TD overrode
+    """
+    ALTER TABLE entries ADD COLUMN answers_entry INTEGER REFERENCES entries(id);
+    ALTER TABLE entries ADD COLUMN overridden TEXT NOT NULL DEFAULT '{}';
+    CREATE INDEX entries_by_answered ON entries(answers_entry);
+    CREATE TRIGGER entries_fixed_2 BEFORE UPDATE OF answers_entry, overridden ON entries
+        BEGIN SELECT RAISE(ABORT, 'journal en ajout seul'); END;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -108,7 +118,8 @@ def now() -> str:
 
 @dataclass
 class Player:
-    """A player concerned by a ruling: a name as typed (or, once anonymised, a seat label), and a seat if known."""
+    """A player concerned by a ruling: a name as typed (in an anonymised export, a « table 1, siège 4 » label),
+    and a seat if known."""
 
     name: str
     seat: int | None = None
@@ -142,6 +153,8 @@ class Entry:
     fault: str | None = None
     note: str | None = None
     sources: dict = field(default_factory=dict)  # question id -> ids of the entries its answer came from
+    answers_entry: int | None = None  # a ladder sanction: the fault entry it sanctions
+    overridden: dict = field(default_factory=dict)  # question id -> the journal's answer the TD overrode
     id: int | None = None
     recorded_at: str | None = None
     cancelled_at: str | None = None
@@ -157,20 +170,31 @@ class Entry:
                 "kb_digest": self.kb_digest, "procedure": self.procedure, "outcome": self.outcome,
                 "decision": self.decision, "answers": dict(self.answers),
                 "citations": [{"citation": c.citation, "hash": c.hash} for c in self.citations],
-                "replay": self.replay, "note": self.note}
+                "replay": self.replay, "note": self.note, "overridden": dict(self.overridden)}
 
 
 class Journal:
     """An open journal file. Use as a context manager; every method raises `JournalError` on failure."""
 
-    def __init__(self, path: str | os.PathLike, create: bool = True):
+    def __init__(self, path: str | os.PathLike, create: bool = True, make_folder: bool = True):
+        """`create`: a missing file is created (`created` then says so); `make_folder`: so is its
+        missing folder, else that is refused with a French line (a typo in --journal)."""
         self.path = Path(path)
         self._db = None
+        self.created = False
+        self.folder_created = False
         if not create and not self.path.exists():
             return  # nothing recorded yet: an empty journal, and no file created by reading it
         with self._errors():
-            if create:
+            if create and not self.path.parent.is_dir():
+                if not make_folder or self.path.parent.exists():
+                    what = "n'est pas un dossier" if self.path.parent.exists() else "n'existe pas"
+                    raise JournalError(f"le journal {shown(self.path)} ne peut pas être créé : le dossier "
+                                       f"{shown(self.path.parent)} {what} ; créez-le ou choisissez un autre "
+                                       "fichier avec --journal")
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.folder_created = True
+            self.created = not self.path.exists()
             self._db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
             self._db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
@@ -214,12 +238,18 @@ class Journal:
 
     # -- writing --------------------------------------------------------------------------------
 
-    def record(self, entry: Entry) -> int:
-        """Append `entry` (its event created on first use); returns its number."""
+    def record(self, entry: Entry, claim=None) -> int:
+        """Append `entry` (its event created on first use); returns its number.
+
+        `claim(entries)`, given the event's entries read inside the same write transaction (BEGIN
+        IMMEDIATE: no other writer in between), may set `entry.answers_entry` or raise `JournalError`:
+        "find the unsanctioned fault, record the sanction against it" is then one atomic step."""
         with self._errors():
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
+                if claim is not None:
+                    claim(self._select("WHERE ev.name = ?", (entry.event,)))
                 entry.recorded_at = entry.recorded_at or now()
                 db.execute("INSERT OR IGNORE INTO events (name, created_at) VALUES (?, ?)", (entry.event, entry.recorded_at))
                 event_id = db.execute("SELECT id FROM events WHERE name = ?", (entry.event,)).fetchone()[0]
@@ -227,8 +257,10 @@ class Journal:
                           entry.procedure, entry.outcome, entry.fault, entry.decision,
                           json.dumps(entry.answers, ensure_ascii=False), entry.replay,
                           json.dumps(entry.sources, ensure_ascii=False))
-                cursor = db.execute(f"INSERT INTO entries ({', '.join(_ENTRY_COLUMNS)}, note) "
-                                    f"VALUES ({', '.join('?' * len(values))}, ?)", (*values, entry.note))
+                cursor = db.execute(f"INSERT INTO entries ({', '.join(_ENTRY_COLUMNS)}, note, answers_entry, overridden) "
+                                    f"VALUES ({', '.join('?' * len(values))}, ?, ?, ?)",
+                                    (*values, entry.note, entry.answers_entry,
+                                     json.dumps(entry.overridden, ensure_ascii=False)))
                 entry.id = cursor.lastrowid
                 db.executemany("INSERT INTO entry_players (entry_id, position, name, seat) VALUES (?, ?, ?, ?)",
                                [(entry.id, k, p.name, p.seat) for k, p in enumerate(entry.players)])
@@ -248,42 +280,6 @@ class Journal:
         with self._errors():
             self._db.execute("INSERT INTO cancellations (entry_id, cancelled_at) VALUES (?, ?)", (entry_id, now()))
         return self.entry(entry_id)
-
-    def anonymise(self, event: str) -> dict[str, str]:
-        """Replace the players' names of `event` by their seat (« siège 4 ») or, seat unknown, « joueur N »
-        in order of first appearance, in the players and the notes. Returns name -> label."""
-        entries = self.entries(event=event)
-        if not entries:
-            raise JournalError(f"aucune décision enregistrée pour l'événement « {shown(event)} »"
-                               + _known_events_hint(self.events()))
-        labels: dict[str, str] = {}
-        for entry in entries:
-            for p in entry.players:
-                if p.name not in labels and not _is_label(p.name):
-                    labels[p.name] = f"siège {p.seat}" if p.seat is not None else f"joueur {_next_number(labels)}"
-        with self._errors():
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                for entry in entries:
-                    for position, p in enumerate(entry.players):
-                        if p.name in labels:
-                            db.execute("UPDATE entry_players SET name = ? WHERE entry_id = ? AND position = ?",
-                                       (labels[p.name], entry.id, position))
-                    if entry.note:
-                        note = entry.note
-                        for name in sorted(labels, key=len, reverse=True):
-                            note = note.replace(name, labels[name])
-                        if note != entry.note:
-                            db.execute("UPDATE entries SET note = ? WHERE id = ?", (note, entry.id))
-                event_id = db.execute("SELECT id FROM events WHERE name = ?", (event,)).fetchone()[0]
-                db.execute("INSERT OR REPLACE INTO anonymisations (event_id, anonymised_at) VALUES (?, ?)",
-                           (event_id, now()))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-        return labels
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -312,7 +308,8 @@ class Journal:
             db = self._db
             rows = db.execute(
                 "SELECT e.id, e.recorded_at, ev.name, e.table_number, e.book, e.revision, e.kb_digest, e.procedure, "
-                "e.outcome, e.fault, e.decision, e.answers, e.replay, e.sources, e.note, c.cancelled_at "
+                "e.outcome, e.fault, e.decision, e.answers, e.replay, e.sources, e.note, c.cancelled_at, "
+                "e.answers_entry, e.overridden "
                 "FROM entries e JOIN events ev ON ev.id = e.event_id "
                 f"LEFT JOIN cancellations c ON c.entry_id = e.id {where} ORDER BY e.id", args).fetchall()
             if not rows:
@@ -331,6 +328,7 @@ class Journal:
         return [Entry(id=r[0], recorded_at=r[1], event=r[2], table=r[3], book=r[4], revision=r[5], kb_digest=r[6],
                       procedure=r[7], outcome=r[8], fault=r[9], decision=r[10], answers=json.loads(r[11]),
                       replay=r[12], sources=json.loads(r[13]), note=r[14], cancelled_at=r[15],
+                      answers_entry=r[16], overridden=json.loads(r[17]),
                       players=players.get(r[0], []), citations=cites.get(r[0], [])) for r in rows]
 
 
@@ -343,19 +341,6 @@ def _statements(script: str) -> list[str]:
             out.append(buffer.strip())
             buffer = ""
     return out
-
-
-def _is_label(name: str) -> bool:
-    head, _, number = name.rpartition(" ")
-    return head in ("siège", "joueur") and number.isdigit()
-
-
-def _next_number(labels: dict) -> int:
-    return 1 + sum(1 for label in labels.values() if label.startswith("joueur "))
-
-
-def _known_events_hint(events: list[str]) -> str:
-    return f" ; événements : {', '.join(shown(e) for e in events)}" if events else " ; le journal est vide"
 
 
 def _day_time(stamp: str) -> str:

@@ -12,7 +12,7 @@ from datetime import datetime
 from ruling.errors import shown
 
 HEADERS = ["n°", "date et heure", "événement", "table", "joueurs", "livre", "révision", "procédure", "issue",
-           "décision", "règles citées", "note", "annulée le"]
+           "décision", "règles citées", "note", "annulée le", "réponse du journal écartée"]
 
 
 def _when(stamp: str | None) -> str:
@@ -25,7 +25,14 @@ def _when(stamp: str | None) -> str:
 def _row(entry) -> list[str]:
     return [str(entry.id), _when(entry.recorded_at), entry.event, "" if entry.table is None else str(entry.table),
             ", ".join(p.name for p in entry.players), entry.book, entry.revision, entry.procedure, entry.outcome,
-            entry.decision, ", ".join(c.citation for c in entry.citations), entry.note or "", _when(entry.cancelled_at)]
+            entry.decision, ", ".join(c.citation for c in entry.citations), entry.note or "", _when(entry.cancelled_at), overridden_text(entry)]
+
+
+def overridden_text(entry) -> str:
+    """« precedents=avertissement » for each journal answer the TD overrode."""
+    from ruling.decide.engine import answer_text
+
+    return ", ".join(f"{qid}={answer_text(value)}" for qid, value in entry.overridden.items())
 
 
 def strike(text: str) -> str:
@@ -57,6 +64,8 @@ def table_text(entries: list) -> str:
         lines.append("  " + text)
         if entry.note:
             lines.append("      note : " + (strike(shown(entry.note)) if entry.cancelled else shown(entry.note)))
+        if entry.overridden:
+            lines.append("      réponse du journal écartée par l'arbitre : " + overridden_text(entry))
     standing = sum(1 for e in entries if not e.cancelled)
     lines += ["", f"{standing} décision(s), {len(entries) - standing} annulée(s)."]
     return "\n".join(lines)
@@ -78,24 +87,25 @@ def _formula_safe(cell: str) -> str:
 
 
 def _md(text: str) -> str:
-    """Text for a Markdown table cell: no HTML, no emphasis, no column break, no line break."""
-    text = shown(text)
-    for ch, rep in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
-        text = text.replace(ch, rep)
-    for ch in "\\`*_[]|~#":
+    """Text for a Markdown table cell, whole and with its punctuation: only what Markdown would read
+    otherwise is escaped (`|`, `*`, `_`, backticks, `<`), line breaks become spaces."""
+    text = shown(" ".join(str(text).splitlines()), limit=len(str(text)) + 1)  # controls escaped, nothing cut
+    text = text.replace("\\", "\\\\")
+    for ch in "|*_`":
         text = text.replace(ch, "\\" + ch)
-    return text
+    return text.replace("<", "&lt;")
 
 
 def markdown(entries: list) -> str:
-    """A Markdown table for the newsletter; cancelled rulings struck through (~~…~~)."""
+    """A Markdown table for the newsletter, decisions and notes in full; cancelled rulings struck through (~~…~~)."""
     if not entries:
         return "Aucune décision enregistrée.\n"
-    heads = ["n°", "heure", "table", "joueurs", "procédure", "issue", "décision", "règles citées"]
+    heads = ["n°", "heure", "table", "joueurs", "procédure", "issue", "décision", "règles citées", "note"]
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     for entry in entries:
         row = _row(entry)
-        cells = [_md(v) for v in (row[0], row[1], row[3], row[4], f"{entry.book}:{row[7]}", row[8], row[9], row[10])]
+        cells = [_md(v) for v in (row[0], row[1], row[3], row[4], f"{entry.book}:{row[7]}", row[8], row[9], row[10],
+                                  row[11])]
         if entry.cancelled:
             cells = [f"~~{c}~~" if c else c for c in cells]
             cells[-1] += " (annulée)"
@@ -112,6 +122,17 @@ def replay_text(results: list) -> str:
              + (f"{len(changed)} changerai(en)t." if changed else "aucune ne change.")]
     for r in changed:
         e = r.entry
-        lines.append(f"  n° {e.id}  {_when(e.recorded_at)}  {shown(e.event)}  {e.book}:{e.procedure} [{e.outcome}] : "
-                     + " ; ".join(shown(c) for c in r.changes))
+        lines.append(f"  n° {e.id}  {_when(e.recorded_at)}  {_whole(e.event)}  {e.book}:{e.procedure} [{e.outcome}] : "
+                     + " ; ".join(_whole(c) for c in r.changes))
+        if r.decision is not None and r.decision != e.decision:
+            lines.append(f"      décision enregistrée : {_whole(e.decision)}")
+            lines.append(f"      décision actuelle : {_whole(r.decision)}")
+        elif r.why_no_decision:
+            lines.append(f"      pas de décision actuelle : {_whole(r.why_no_decision)}")
     return "\n".join(lines)
+
+
+def _whole(text: str) -> str:
+    """A recorded text printed in full (never cut), on one line; the terminal guard escapes controls."""
+    text = " ".join(str(text).splitlines())
+    return shown(text, limit=len(text) + 1)
