@@ -14,9 +14,6 @@ from ruling.decide.engine import Decision, decide_procedure, expected, fold, nor
 from ruling.errors import CalculatorError, UserError, shown
 from ruling.render.terminal import visible
 
-STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
-              "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
-              "son", "ses", "ne", "pas", "y"}
 MAX_MAPPING_BYTES = 1 << 20  # an answers or profile file holds a few lines
 
 
@@ -60,59 +57,33 @@ def read_mapping_file(path: str, what: str) -> dict:
 
 # -- finding the situation ------------------------------------------------------------------------
 
-def _words(text: str) -> set[str]:
-    return {w for w in re.split(r"[^a-z0-9]+", fold(text)) if len(w) > 1 and w not in STOP_WORDS}
+def _procedure_hits(kb, words: str, limit: int) -> list:
+    """The procedures `ruling search --kind procedure` ranks for `words`, in its order (the one
+    ranking of the project: same analysis, same glossary, same typo tolerance)."""
+    from ruling.search import search
 
-
-def _stem(word: str) -> str:
-    return word[:6] if len(word) > 6 else word.rstrip("s")
-
-
-def match_procedures(kb, query: str, book: str | None = None, limit: int = 8) -> list:
-    """Procedures ranked by accent-folded word overlap with their title, keywords and cited clauses' topics."""
-    wanted = {_stem(w) for w in _words(query)}
-    if not wanted:
-        return []
-    scored = []
-    for i, proc in enumerate(kb.procedures):
-        if book and proc.book != book:
-            continue
-        strong = _words(proc.title + " " + " ".join(proc.keywords) + " " + proc.situation.replace("-", " "))
-        weak = set()
-        for citation in proc.cited_citations():
-            clause = kb.find(citation)
-            if clause is not None:
-                weak |= _words(" ".join(clause.topics) + " " + (clause.title or ""))
-        strong_stems, weak_stems = {_stem(w) for w in strong}, {_stem(w) for w in weak}
-        score = 3 * len(wanted & strong_stems) + len(wanted & (weak_stems - strong_stems))
-        if score:
-            scored.append((-score, i, proc))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [p for _, _, p in scored[:limit]]
-
-
-def find_situations(kb, query: str, book: str | None = None, limit: int = 8) -> list:
-    """The procedures that best match the TD's words: the search engine when there is one, else word overlap."""
-    try:
-        from ruling.search import search
-    except ImportError:
-        return match_procedures(kb, query, book, limit)
-    result = search(kb, query, book=book, limit=limit * 3)
     by_key = {(p.book, p.id): p for p in kb.procedures}
-    ranked: list = []
-    for hit in result.hits:
-        if hit.kind == "procedure":
-            found = [by_key.get((hit.book, hit.ref))]
-        else:
-            clause = kb.find(hit.ref)
-            found = kb.procedures_citing(clause) if clause is not None else []
-        for proc in found:
-            if proc is not None and proc not in ranked and (book is None or proc.book == book):
-                ranked.append(proc)
-    for proc in match_procedures(kb, query, book, limit):  # words the index does not know
-        if proc not in ranked:
-            ranked.append(proc)
-    return ranked[:limit]
+    hits = search(kb, words, kind="procedure", limit=limit).hits
+    return [by_key[(h.book, h.ref)] for h in hits if (h.book, h.ref) in by_key]
+
+
+def rank_situations(kb, words: str, house_book: str | None = None, limit: int = 8) -> list:
+    """The procedures matching `words`, best first; the house book's matching situations come
+    before the other books' (each group keeps the search order)."""
+    ranked = _procedure_hits(kb, words, max(limit, 3 * limit))
+    house = [p for p in ranked if p.book == house_book]
+    return (house + [p for p in ranked if p.book != house_book])[:limit]
+
+
+def house_book(kb, book: str | None = None, profile: dict | None = None) -> str | None:
+    """The book whose situations come first: --book, else the profile's `book:`, else
+    RULING_BOOK, else the base's `house_book` (base.yaml)."""
+    import os
+
+    for candidate in (book, (profile or {}).get("book"), os.environ.get("RULING_BOOK") or None):
+        if candidate is not None:
+            return kb.book(str(candidate)).id  # unknown: a French error naming the books
+    return getattr(kb, "house_book", None)
 
 
 # -- rendering --------------------------------------------------------------------------------------
@@ -268,7 +239,7 @@ def choose_situation(kb, words: str, book: str | None) -> object:
             words = _prompt("Décrivez la situation en quelques mots (vide pour quitter)", default="").strip()
             if not words:
                 raise Quit
-        matches = find_situations(kb, words, book)
+        matches = rank_situations(kb, words, book)
         if not matches:
             click.echo(f"Aucune situation ne correspond à « {shown(words)} » ; essayez d'autres mots (ex. flop, relance, tapis).")
             words, first = "", False
