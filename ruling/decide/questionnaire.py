@@ -63,8 +63,19 @@ def _procedure_hits(kb, words: str, limit: int) -> list:
     from ruling.search import search
 
     by_key = {(p.book, p.id): p for p in kb.procedures}
-    hits = search(kb, words, kind="procedure", limit=limit).hits
-    return [by_key[(h.book, h.ref)] for h in hits if (h.book, h.ref) in by_key]
+    by_situation: dict[str, list] = {}
+    for proc in kb.procedures:
+        by_situation.setdefault(proc.situation, []).append(proc)
+    ranked: list = []
+    for hit in search(kb, words, kind="procedure", limit=limit).hits:
+        best = by_key.get((hit.book, hit.ref))
+        if best is None:
+            continue
+        # search shows one hit per situation: the other books' procedures for it follow it
+        for proc in [best] + [p for p in by_situation[best.situation] if p is not best]:
+            if proc not in ranked:
+                ranked.append(proc)
+    return ranked
 
 
 def rank_situations(kb, words: str, house_book: str | None = None, limit: int = 8) -> list:
@@ -73,6 +84,16 @@ def rank_situations(kb, words: str, house_book: str | None = None, limit: int = 
     ranked = _procedure_hits(kb, words, max(limit, 3 * limit))
     house = [p for p in ranked if p.book == house_book]
     return (house + [p for p in ranked if p.book != house_book])[:limit]
+
+
+def situation_named(kb, words: str) -> tuple[str, bool]:
+    """The situation id `words` name (an id as is), else the situation of the best-ranked
+    procedure for those words; the flag says it came from free words."""
+    name = words.strip().lower()
+    if any(p.situation == name for p in kb.procedures) or not name or re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", name):
+        return name, False  # an id, or what looks like one (its typo gets the nearest ids)
+    ranked = rank_situations(kb, words, getattr(kb, "house_book", None), limit=1)
+    return (ranked[0].situation, True) if ranked else (name, False)
 
 
 def house_book(kb, book: str | None = None, profile: dict | None = None) -> str | None:
@@ -107,7 +128,7 @@ def prompt_suffix(question) -> str:
         return "o/n"
     if question.type == "amount":
         return "Montant"
-    return "Montants séparés par des virgules"
+    return "Montants séparés par des virgules (Entrée : aucun)"
 
 
 def missing_report(decision: Decision) -> str:
@@ -136,8 +157,19 @@ def procedures_listing(procedures: list) -> str:
     return "\n".join(lines) if lines else "Aucune procédure."
 
 
-def decision_report(kb, decision: Decision, color: bool = False) -> str:
-    """The decision, the computed figures, each cited clause verbatim, and the replay command."""
+LONG_CLAUSE_CHARS = 500  # longer cited texts are cut to their key sentence unless --full
+
+
+def key_sentence(text: str, decision: str) -> str:
+    """The sentence of a clause sharing the most words with the decision (ties: the first)."""
+    sentences = [x.strip() for x in re.split(r"(?<=[.;!?])\s+", text) if x.strip()]
+    wanted = set(re.findall(r"\w{4,}", fold(decision)))
+    return max(sentences, key=lambda x: len(wanted & set(re.findall(r"\w{4,}", fold(x)))), default=text)
+
+
+def decision_report(kb, decision: Decision, color: bool = False, full: bool = True) -> str:
+    """The decision, the computed figures, each cited clause verbatim, and the replay command.
+    Without `full`, a long clause shows its key sentence and how to read it whole."""
     from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
@@ -151,7 +183,13 @@ def decision_report(kb, decision: Decision, color: bool = False) -> str:
         out.append(bold(clause_heading(kb, clause), color))
         if clause.title:
             out.append(clause.title)
-        out.append(clause_body(clause))
+        body = clause_body(clause)
+        if full or len(body) <= LONG_CLAUSE_CHARS:
+            out.append(body)
+        else:
+            out.append(f"« … {key_sentence(body, decision.decision)} … »")
+            out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
+                       f"ou ruling show {clause.citation})")
         out.append("")
     out.append("Pour rejouer : " + decision.replay_command())
     return "\n".join(out)
@@ -206,16 +244,29 @@ def _cell_text(proc, decision) -> str:
 # -- the interactive flow ------------------------------------------------------------------------------
 
 class Quit(Exception):
-    """The TD left the questionnaire (empty answer at the first prompt, Ctrl-C, end of input)."""
+    """The TD left the questionnaire (empty answer at the first prompt)."""
+
+
+class EndOfInput(Quit):
+    """The input ended before a decision (`ruling ask` exits 1)."""
+
+
+class Interrupted(Quit):
+    """Ctrl-C: the questionnaire stops at once (`ruling ask` exits 130)."""
 
 
 def _prompt(text: str, default=None) -> str:
+    """One line typed by the TD (`default` when he just presses Enter). Read through click's
+    prompt function so tests can type; Ctrl-C and end of input are told apart."""
+    label = visible(text) + (f" [{visible(default)}]" if default else "")
+    click.echo(label + ":", nl=False)
     try:
-        # The prompt goes to readline, not through ruling.render.terminal's guarded stdout.
-        return click.prompt(visible(text), default=default and visible(default),
-                            show_default=bool(default), type=str)
-    except (click.Abort, EOFError, KeyboardInterrupt):
-        raise Quit from None
+        raw = click.termui.visible_prompt_func(" ")
+    except KeyboardInterrupt:
+        raise Interrupted from None
+    except EOFError:
+        raise EndOfInput from None
+    return default if raw.strip() == "" and default else raw
 
 
 def named_procedure(kb, words: str, book: str | None):
@@ -290,7 +341,7 @@ def ask_question(question, suggested=None):
 
 
 def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dict | None = None,
-                      color: bool = False, recall=None) -> Decision | None:
+                      color: bool = False, recall=None, full: bool = False) -> Decision | None:
     """The whole `ruling ask` flow; returns the decision, or None when the TD quits. `recall(kb,
     procedure, question)` may give the event journal's answer, proposed as the default."""
     try:
@@ -309,9 +360,15 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
             question = decision.missing[0]
             suggested = recall(kb, proc, question) if recall is not None else None
             values[question.id] = ask_question(question, suggested)
+    except Interrupted:
+        click.echo("\nQuestionnaire interrompu (Ctrl-C) : aucune décision.")
+        raise
+    except EndOfInput:
+        click.echo("\nFin de l'entrée avant la décision : aucune décision.")
+        raise
     except Quit:
         click.echo("\nQuestionnaire abandonné : aucune décision.")
         return None
     click.echo("")
-    click.echo(decision_report(kb, decision, color=color))
+    click.echo(decision_report(kb, decision, color=color, full=full))
     return decision
