@@ -143,7 +143,7 @@ def test_ten_situations_give_the_cited_ruling(kb, run, book, procedure, words):
         question = state.missing[0]
         given[question.id] = answers[question.id]
         lines.append(_typed(question, answers[question.id]))
-    result = run("ask", *words.split(), "--book", book, input="\n".join(lines) + "\n")
+    result = run("ask", *words.split(), "--book", book, "--full", input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     expected = decide(kb, book, procedure, scenario["answers"])
     assert expected.outcome == scenario["outcome"]
