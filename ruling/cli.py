@@ -284,6 +284,12 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 
     kb = _kb(ctx)
     answers, profile = _decide_inputs(answer_pairs, answers_file, profile_file)
+    unknown = [qid for qid, v in answers.items() if isinstance(v, str) and v.strip() == "?"]
+    if unknown:  # -a q=? : the decision of each possibility, side by side
+        from ruling.decide.unknown import decide_unknown
+
+        decide_unknown(ctx, kb, book, procedure, answers, profile, unknown, as_json)
+        return
     recorder = journal_recorder(journal, profile)
     result = recorder.complete(kb, decide_(kb, book, procedure, answers, profile))
     unused = [qid for qid in answers if result.decided and qid not in result.answers]

@@ -110,3 +110,37 @@ def test_picker_top1_on_the_outside_suite(kb):
 
 HELD_OUT_RIGHT = 46  # measured: see scripts/picker_accuracy.py
 TRAIN_RIGHT = 220
+
+
+def test_question_mark_explains_the_question_with_its_clauses(run):
+    result = run("ask", "fausse-donne", "--book", "club", input="?\nn\n1\nn\n")
+    assert "  o = oui, n = non\n  Cette question vient de : club:2-17, club:2-4, club:2-9, club:2-20" in result.output
+    assert result.exit_code == 0 and "Décision — " in result.output
+
+
+def test_i_dont_know_gives_each_possibility_side_by_side(run):
+    result = run("ask", "fausse-donne", "--book", "club", input="je ne sais pas\n1\nn\n")
+    assert result.exit_code == 0
+    out = result.output
+    assert "Réponse inconnue à « L'irrégularité vient-elle d'un acte volontaire d'un joueur ? »" in out
+    assert "• Si : oui\n  → Aucune fausse donne ne peut être annoncée" in out
+    assert "• Si : non\n  → Il y a fausse donne ; le coup est annulé" in out
+    # the unknown answer was not guessed: the questions that separate nothing more were still asked
+    assert "Quelle est l'irrégularité de la donne ?" in out
+
+
+def test_i_dont_know_is_refused_for_an_amount(run):
+    result = run("ask", "--book", "club", "relance", "minimum", input="1\n1\n1\nje ne sais pas\n100\n\n")
+    assert "Un montant ne se devine pas : comptez-le" in result.output and result.exit_code == 0
+
+
+def test_decide_with_question_mark_answer(run):
+    args = ("decide", "fausse-donne", "--book", "club", "-a", "volontaire=?")
+    short = run(*args)
+    assert short.exit_code == 2
+    assert "Pour départager les cas, il faut savoir : -a cause=…" in short.stdout
+    full = run(*args, "-a", "cause=premiere-carte", "-a", "deux-mises=non", "--json")
+    data = json.loads(full.stdout)
+    assert full.exit_code == 0 and data["unknown"] == ["volontaire"]
+    assert [(c["assumed"], c["outcome"]) for c in data["cases"]] == \
+        [({"volontaire": True}, "joueur-seul-hors-du-coup"), ({"volontaire": False}, "fausse-donne-redonner")]

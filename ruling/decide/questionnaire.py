@@ -310,9 +310,38 @@ def choose_situation(kb, words: str, book: str | None) -> object:
         first = False
 
 
-def ask_question(question, suggested=None):
-    """Ask one question until the answer is valid; returns the parsed value. `suggested` (the journal's
-    answer, shown above the question) is the default the TD confirms with Enter or overrides."""
+UNKNOWN = object()  # the TD's « je ne sais pas »
+
+
+def explain_question(procedure, question) -> str:
+    """What « ? » prints: the question's help, what each choice means, the clauses it comes from."""
+    lines = [f"« {question.text} »"]
+    if question.help:
+        lines.append(f"  {question.help}")
+    if question.type == "choice":
+        lines += [f"  {k}. {label} ({key})" for k, (key, label) in enumerate(question.choices.items(), 1)]
+    elif question.type == "bool":
+        lines.append("  o = oui, n = non")
+    else:
+        lines.append(f"  Attendu : {expected(question)}.")
+    cites = []
+    for rule in procedure.rules:
+        spec = procedure.calculator(rule)
+        if question.id in rule.when or (spec is not None and any(i.id == question.id for i in spec.inputs)):
+            cites += [c.citation for c in rule.cites if c.citation not in cites]
+    if cites:
+        lines.append(f"  Cette question vient de : {', '.join(cites)} (ruling show {cites[0]}).")
+    if question.type in ("choice", "bool"):
+        lines.append("  Tapez « je ne sais pas » si vous ne savez pas : la décision de chaque cas sera donnée.")
+    return "\n".join(lines)
+
+
+def ask_question(question, suggested=None, procedure=None):
+    """Ask one question until the answer is valid; returns the parsed value, or UNKNOWN for « je ne
+    sais pas ». `suggested` (the journal's answer, shown above the question) is the default the TD
+    confirms with Enter or overrides. « ? » explains the question."""
+    from ruling.decide.unknown import can_be_unknown, is_unknown
+
     click.echo("")
     click.echo(question_prompt(question))
     default = question.default if suggested is None else suggested.value
@@ -330,8 +359,16 @@ def ask_question(question, suggested=None):
             default_typed = str(default)
     while True:
         raw = _prompt(prompt_suffix(question), default=default_typed)
+        if raw.strip() == "?":
+            click.echo(explain_question(procedure, question) if procedure is not None else question_prompt(question))
+            continue
+        if is_unknown(raw):
+            if can_be_unknown(question):
+                return UNKNOWN
+            click.echo("Un montant ne se devine pas : comptez-le (ou demandez-le aux joueurs), puis tapez-le.")
+            continue
         if raw.strip() == "" and question.type != "amounts":
-            click.echo(f"Une réponse est nécessaire : {expected(question)}.")
+            click.echo(f"Une réponse est nécessaire : {expected(question)} (« ? » pour l'explication).")
             continue
         try:
             return parse_answer(question, raw)
@@ -348,18 +385,33 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         proc = choose_situation(kb, words, book)
         click.echo(f"\n{proc.title} ({proc.book}:{proc.id})")
         values = normalise_answers(proc, {}, profile, kb)
+        unknown: list = []  # questions the TD answered « je ne sais pas »
         while True:
             try:
-                decision = decide_procedure(kb, proc, values)
+                if unknown:
+                    from ruling.decide.unknown import branches, branches_report
+
+                    possible = branches(kb, proc, values, unknown)
+                    if possible.decided:
+                        click.echo("")
+                        click.echo(branches_report(proc, possible))
+                        return None  # no single decision: nothing to record
+                    question = possible.next_question()
+                else:
+                    decision = decide_procedure(kb, proc, values)
+                    if decision.decided:
+                        break
+                    question = decision.missing[0]
             except CalculatorError as e:  # the calculator refuses the amounts: ask them again
                 click.echo(f"{e} ; reprenons les montants.")
                 values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
                 continue
-            if decision.decided:
-                break
-            question = decision.missing[0]
             suggested = recall(kb, proc, question) if recall is not None else None
-            values[question.id] = ask_question(question, suggested)
+            answer = ask_question(question, suggested, proc)
+            if answer is UNKNOWN:
+                unknown.append(question)
+            else:
+                values[question.id] = answer
     except Interrupted:
         click.echo("\nQuestionnaire interrompu (Ctrl-C) : aucune décision.")
         raise
