@@ -144,3 +144,32 @@ def test_decide_with_question_mark_answer(run):
     assert full.exit_code == 0 and data["unknown"] == ["volontaire"]
     assert [(c["assumed"], c["outcome"]) for c in data["cases"]] == \
         [({"volontaire": True}, "joueur-seul-hors-du-coup"), ({"volontaire": False}, "fausse-donne-redonner")]
+
+
+def test_words_of_the_description_pre_answer_choices_and_amounts(run):
+    result = run("ask", "--book", "club", "ouverture", "200", "tapis", "290", "relance", "minimum", "apres", "flop",
+                 input="\n\n\n\n\n")
+    out = result.output
+    assert result.exit_code == 0
+    assert "  D'après vos mots : Au flop, à la turn ou à la river (Entrée pour confirmer, ou répondez autrement)" in out
+    assert "  D'après vos mots : 200, 290 (Entrée pour confirmer" in out
+    assert "-a tour=apres-flop -a grosse-blind=100 -a mises=200,290" in out
+    assert "minimum 490 au total" in out
+
+
+def test_a_pre_answer_can_be_changed(run):
+    result = run("ask", "--book", "club", "ouverture", "200", "tapis", "290", "relance", "minimum", "apres", "flop",
+                 input="\n\n1\n\n300\n")
+    assert result.exit_code == 0
+    assert "-a tour=avant-flop -a grosse-blind=100 -a mises=300" in result.output
+
+
+def test_words_pre_answer_a_negated_choice(run):
+    result = run("ask", "--book", "club", "relance", "insuffisante", "sans", "annonce", input="\n\n")
+    assert "  D'après vos mots : Une relance trop petite, sans avoir annoncé « relance »" in result.output
+
+
+def test_thousands_in_the_description_are_one_amount(run):
+    result = run("ask", "--book", "club", "relance", "minimum", "ouverture", "2 500", "apres", "flop",
+                 input="\n1\n\n\n")
+    assert "  D'après vos mots : 2500 (Entrée" in result.output

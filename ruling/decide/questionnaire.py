@@ -278,12 +278,12 @@ def named_procedure(kb, words: str, book: str | None):
     return hits[0] if len(hits) == 1 else None
 
 
-def choose_situation(kb, words: str, book: str | None) -> object:
+def choose_situation(kb, words: str, book: str | None) -> tuple:
     """The procedure the words name by id (the hint `ruling search` prints), else ask for words
-    until some procedure matches, then let the TD pick one by number."""
+    until some procedure matches, then let the TD pick one by number; with the words it came from."""
     direct = named_procedure(kb, words, book)
     if direct is not None:
-        return direct
+        return direct, ""
     first = True
     while True:
         if not words:
@@ -305,7 +305,7 @@ def choose_situation(kb, words: str, book: str | None) -> object:
                 words = ""
                 break
             if raw.isdigit() and 1 <= int(raw) <= len(matches):
-                return matches[int(raw) - 1]
+                return matches[int(raw) - 1], words
             click.echo(f"Réponse « {raw} » invalide : tapez un numéro de 1 à {len(matches)}, ou 0.")
         first = False
 
@@ -346,7 +346,8 @@ def ask_question(question, suggested=None, procedure=None):
     click.echo(question_prompt(question))
     default = question.default if suggested is None else suggested.value
     if suggested is not None:
-        click.echo(f"  D'après le journal : {suggested.text} (Entrée pour confirmer, ou répondez autrement)")
+        origin = getattr(suggested, "origin", "le journal")
+        click.echo(f"  D'après {origin} : {suggested.text} (Entrée pour confirmer, ou répondez autrement)")
     default_typed = None
     if default is not None:
         if question.type == "choice":
@@ -382,10 +383,11 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
     """The whole `ruling ask` flow; returns the decision, or None when the TD quits. `recall(kb,
     procedure, question)` may give the event journal's answer, proposed as the default."""
     try:
-        proc = choose_situation(kb, words, book)
+        proc, words = choose_situation(kb, words, book)
         click.echo(f"\n{proc.title} ({proc.book}:{proc.id})")
         values = normalise_answers(proc, {}, profile, kb)
         unknown: list = []  # questions the TD answered « je ne sais pas »
+        amounts_taken = False  # the description's amounts go to the first amounts question only
         while True:
             try:
                 if unknown:
@@ -407,6 +409,11 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                 values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
                 continue
             suggested = recall(kb, proc, question) if recall is not None else None
+            if suggested is None:  # what the description already says
+                from ruling.decide.from_words import propose
+
+                suggested = propose(question, words, kb.glossary, amounts_taken)
+                amounts_taken = amounts_taken or question.type == "amounts"
             answer = ask_question(question, suggested, proc)
             if answer is UNKNOWN:
                 unknown.append(question)
