@@ -173,3 +173,12 @@ def test_thousands_in_the_description_are_one_amount(run):
     result = run("ask", "--book", "club", "relance", "minimum", "ouverture", "2 500", "apres", "flop",
                  input="\n1\n\n\n")
     assert "  D'après vos mots : 2500 (Entrée" in result.output
+
+
+def test_clock_just_called_gives_what_happens_next(run):
+    result = run("ask", "demander", "le", "temps", "--book", "club", input="\n1\n")
+    out = result.output
+    assert result.exit_code == 0
+    assert "a-t-il laissé passer la minute" not in out  # not asked: it has not happened yet
+    assert "Le chrono est lancé : le joueur a 1 minute, puis un décompte de 10 secondes ; s'il n'a pas agi à la " \
+           "fin du décompte, sa main est morte." in out

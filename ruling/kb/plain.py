@@ -17,8 +17,9 @@ from ruling.decide.procedures import Cite, Procedure, Question, Rule
 _CLASSES = (Clause, Chapter, Revision, Book, Question, Cite, Rule, Procedure)
 _PLAIN = (Parameter, Figure, CalculatorSpec, Catalogue)  # classes with __slots__, not dataclasses
 SHAPE = ";".join([f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in _CLASSES]
-                 + [f"{c.__name__}:{','.join(c.__slots__)}" for c in _PLAIN])
-MAGIC = "ruling-kb-2"  # 2: the house book
+                 + [f"{c.__name__}:{','.join(c.__slots__)}" for c in _PLAIN]
+                 + ["KnowledgeBase:house_book"])  # the last field of the tuple dumps writes
+MAGIC = "ruling-kb"
 
 
 def dumps(kb: KnowledgeBase) -> bytes:
