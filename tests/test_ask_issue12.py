@@ -182,3 +182,13 @@ def test_clock_just_called_gives_what_happens_next(run):
     assert "a-t-il laissé passer la minute" not in out  # not asked: it has not happened yet
     assert "Le chrono est lancé : le joueur a 1 minute, puis un décompte de 10 secondes ; s'il n'a pas agi à la " \
            "fin du décompte, sa main est morte." in out
+
+
+def test_short_all_in_says_what_the_opener_and_the_players_behind_may_do(run):
+    # « ouverture 200, tapis 290 », after the flop: the opener may only call, players behind may raise to 490
+    result = run("ask", "--book", "club", "ouverture", "200", "tapis", "290", "apres", "flop", "peut", "il",
+                 "sur-relancer", input="1\n2\n\n\n\n200\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "il ne peut que suivre 290 ou passer. Les joueurs placés après, qui n'ont pas encore agi, peuvent " \
+           "suivre 290 ou sur-relancer, au minimum à 490 au total." in out
