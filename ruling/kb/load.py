@@ -356,7 +356,8 @@ def _house_book(snap: Snapshot, schemas: Schemas, problems: list[Problem], book_
     if doc is None or not schemas.validate("base", doc, problems):
         return None
     house = (doc.data or {}).get("house_book")
-    if house is not None and house not in book_ids:
+    if house is not None and house not in book_ids and snap.kind(f"{house}/book.yaml") is None:
+        # (a book whose book.yaml did not load has its own problem)
         problems.append(Problem(doc.display, doc.line("house_book"),
                                 f"house_book « {shown(house)} » n'est pas un livre de la base ; "
                                 f"attendu l'un de : {', '.join(sorted(book_ids))}"))
