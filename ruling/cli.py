@@ -264,10 +264,23 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 
     kb = _kb(ctx)
     answers, profile = _decide_inputs(answer_pairs, answers_file, profile_file)
+    unknown = [qid for qid, v in answers.items() if isinstance(v, str) and v.strip() == "?"]
+    if unknown:  # -a q=? : the decision of each possibility, side by side
+        from ruling.decide.unknown import decide_unknown
+
+        decide_unknown(ctx, kb, book, procedure, answers, profile, unknown, as_json)
+        return
     recorder = journal_recorder(journal, profile)
     result = recorder.complete(kb, decide_(kb, book, procedure, answers, profile))
+    unused = [qid for qid in answers if result.decided and qid not in result.answers]
+    if unused:  # an answer no path of this decision reads: the TD may have meant another question
+        click.echo(f"Avertissement : réponse{'s' if len(unused) > 1 else ''} non utilisée{'s' if len(unused) > 1 else ''} "
+                   f"par cette décision : {', '.join(unused)}", err=True)
     if as_json:
-        _print_json(recorder.json(kb, result, result.to_json()))
+        data = recorder.json(kb, result, result.to_json())
+        if result.decided:
+            data["unused"] = unused
+        _print_json(data)
     elif result.decided:
         click.echo(decision_report(kb, result, color=sys.stdout.isatty()))
     else:
@@ -333,39 +346,51 @@ def search_(ctx, words, book, kind, limit, as_json):
 @cli.command()
 @click.argument("words", nargs=-1, metavar="[MOTS]...")
 @click.option("--book", metavar="LIVRE", shell_complete=completion.book_ids,
-              help="Seulement les situations de ce livre (club, tda, cash, infos).")
+              help="Livre de la maison : ses situations d'abord (club, tda, cash, infos ; sinon le book: du "
+                   "profil, RULING_BOOK ou le house_book de la base).")
 @click.option("--profile", "profile_file", metavar="FICHIER",
               help="Profil d'événement (YAML) : réponses aux questions de contexte.")
+@click.option("--full", is_flag=True, help="Afficher le texte entier de chaque règle citée.")
 @journal_options
 @click.pass_context
-def ask(ctx, words, book, profile_file, journal):
+def ask(ctx, words, book, profile_file, full, journal):
     """Questionnaire guidé : décrivez la situation, répondez aux seules questions utiles, lisez la
     décision et la règle à lire à la table."""
-    from ruling.decide.questionnaire import read_mapping_file, run_questionnaire
+    from ruling.decide.questionnaire import EndOfInput, Interrupted, house_book, read_mapping_file, run_questionnaire
 
     kb = _kb(ctx)
-    if book is not None:
-        book = kb.book(book).id  # CLUB is club
     profile = read_mapping_file(profile_file, "profil") if profile_file else {}
+    book = house_book(kb, book, profile)
+    profile = {k: v for k, v in profile.items() if k != "book"}
     recorder = journal_recorder(journal, profile)
-    decision = run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty(),
-                                 recall=recorder.ask_recall if recorder.active else None)
+    try:
+        decision = run_questionnaire(kb, " ".join(words), book=book, profile=profile, color=sys.stdout.isatty(),
+                                     recall=recorder.ask_recall if recorder.active else None, full=full)
+    except Interrupted:
+        ctx.exit(130)  # Ctrl-C: the shell's convention for SIGINT
+    except EndOfInput:
+        ctx.exit(1)  # the input ended before a decision (the line saying so is printed)
     if decision is not None:
         recorder.finish(ctx, kb, decision)
 
 
 @cli.command()
-@click.argument("situation", metavar="SITUATION", shell_complete=completion.situations)
+@click.argument("situation", nargs=-1, required=True, metavar="SITUATION|MOTS...", shell_complete=completion.situations)
 @click.option("-a", "--answer", "answer_pairs", multiple=True, metavar="QUESTION=RÉPONSE",
               help="Une réponse commune aux livres (répétable) : -a cas=don.")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON : cas, décision de chaque livre, différences.")
 @click.pass_context
 def compare(ctx, situation, answer_pairs, as_json):
-    """Ce que chaque livre décide pour une même situation, côte à côte, et où ils diffèrent."""
+    """Ce que chaque livre décide pour une même situation, côte à côte, et où ils diffèrent
+    (la situation par son id, ou décrite en mots libres comme pour `ruling ask`)."""
     from ruling.decide.engine import compare as compare_
-    from ruling.decide.questionnaire import comparison_report, parse_pairs
+    from ruling.decide.questionnaire import comparison_report, parse_pairs, situation_named
 
-    result = compare_(_kb(ctx), situation, parse_pairs(answer_pairs))
+    kb = _kb(ctx)
+    situation, from_words = situation_named(kb, " ".join(situation))
+    if from_words and not as_json:
+        click.echo(f"D'après vos mots : situation {situation}", err=True)
+    result = compare_(kb, situation, parse_pairs(answer_pairs))
     if as_json:
         _print_json(result.to_json())
     else:

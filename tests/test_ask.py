@@ -1,6 +1,7 @@
 """`ruling ask` driven as a TD would: typed words, numbered choices, o/n, amounts, mistakes, Ctrl-C."""
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import click
@@ -8,7 +9,7 @@ import pytest
 import yaml
 
 from ruling.decide.engine import answer_text, decide, decide_procedure, find_procedure, normalise_answers
-from ruling.decide.questionnaire import find_situations
+from ruling.decide.questionnaire import rank_situations
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "rulebook"
 
@@ -53,21 +54,34 @@ def test_empty_answer_at_first_prompt_quits_cleanly(run):
     assert "Traceback" not in result.output
 
 
-def test_end_of_input_mid_questionnaire_quits_cleanly(run):
+def test_end_of_input_mid_questionnaire_exits_1_saying_no_decision(run):
     result = run("ask", "flop", "--book", "club", input="1\n")
-    assert result.exit_code == 0 and "Questionnaire abandonné" in result.output
+    assert result.exit_code == 1
+    assert result.output.rstrip().endswith("Fin de l'entrée avant la décision : aucune décision.")
 
 
-def test_ctrl_c_quits_cleanly(run, monkeypatch):
-    calls = []
+class CtrlCAfter(io.BytesIO):
+    """Typed input, then Ctrl-C (reading raises KeyboardInterrupt, as input() does on SIGINT)."""
 
-    def interrupted(*args, **kwargs):
-        calls.append(args)
-        raise KeyboardInterrupt
+    def _then_interrupt(self, data: bytes, size) -> bytes:
+        if not data and size != 0:
+            raise KeyboardInterrupt
+        return data
 
-    monkeypatch.setattr(click, "prompt", interrupted)
-    result = run("ask", "flop")
-    assert calls and result.exit_code == 0 and "Questionnaire abandonné" in result.output
+    def read(self, size=-1):
+        return self._then_interrupt(super().read(size), size)
+
+    def read1(self, size=-1):
+        return self._then_interrupt(super().read1(size), size)
+
+    def readinto(self, buffer):
+        raise io.UnsupportedOperation  # TextIOWrapper then reads through read1
+
+
+def test_ctrl_c_exits_130(run):
+    result = run("ask", "flop", "--book", "club", input=CtrlCAfter(b"1\n"))
+    assert result.exit_code == 130
+    assert result.output.rstrip().endswith("Questionnaire interrompu (Ctrl-C) : aucune décision.")
 
 
 def test_words_that_match_nothing_are_asked_again(run):
@@ -117,7 +131,7 @@ def _typed(question, value) -> str:
 @pytest.mark.parametrize("book,procedure,words", TEN, ids=[f"{b}:{p}" for b, p, _ in TEN])
 def test_ten_situations_give_the_cited_ruling(kb, run, book, procedure, words):
     proc = find_procedure(kb, procedure, book)
-    matches = find_situations(kb, words, book)
+    matches = rank_situations(kb, words, book)
     assert proc in matches, f"« {words} » ne propose pas {book}:{procedure}"
     scenario = yaml.safe_load((SCENARIOS / book / "scenarios" / f"{procedure}.yaml").read_text(encoding="utf-8"))["scenarios"][0]
     answers = normalise_answers(proc, scenario["answers"])
@@ -129,7 +143,7 @@ def test_ten_situations_give_the_cited_ruling(kb, run, book, procedure, words):
         question = state.missing[0]
         given[question.id] = answers[question.id]
         lines.append(_typed(question, answers[question.id]))
-    result = run("ask", *words.split(), "--book", book, input="\n".join(lines) + "\n")
+    result = run("ask", *words.split(), "--book", book, "--full", input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     expected = decide(kb, book, procedure, scenario["answers"])
     assert expected.outcome == scenario["outcome"]

@@ -136,7 +136,7 @@ def test_ask_records_the_ruling(rule, run, jpath):
 
 def test_abandoned_questionnaire_records_nothing(rule, jpath):
     result = rule("ask", "flop", "--book", "club", "--event", EVENT, input="1\n")
-    assert "Questionnaire abandonné" in result.stdout and not jpath.exists()
+    assert result.exit_code == 1 and "aucune décision" in result.stdout and not jpath.exists()
 
 
 # -- the ladder remembers -----------------------------------------------------------------------------

@@ -14,9 +14,6 @@ from ruling.decide.engine import Decision, decide_procedure, expected, fold, nor
 from ruling.errors import CalculatorError, UserError, shown
 from ruling.render.terminal import visible
 
-STOP_WORDS = {"le", "la", "les", "un", "une", "des", "de", "du", "d", "l", "a", "au", "aux", "et", "ou", "en",
-              "est", "sur", "par", "pour", "avec", "sans", "qui", "que", "the", "of", "il", "elle", "se", "sa",
-              "son", "ses", "ne", "pas", "y"}
 MAX_MAPPING_BYTES = 1 << 20  # an answers or profile file holds a few lines
 
 
@@ -60,59 +57,54 @@ def read_mapping_file(path: str, what: str) -> dict:
 
 # -- finding the situation ------------------------------------------------------------------------
 
-def _words(text: str) -> set[str]:
-    return {w for w in re.split(r"[^a-z0-9]+", fold(text)) if len(w) > 1 and w not in STOP_WORDS}
+def _procedure_hits(kb, words: str, limit: int) -> list:
+    """The procedures `ruling search --kind procedure` ranks for `words`, in its order (the one
+    ranking of the project: same analysis, same glossary, same typo tolerance)."""
+    from ruling.search import search
 
-
-def _stem(word: str) -> str:
-    return word[:6] if len(word) > 6 else word.rstrip("s")
-
-
-def match_procedures(kb, query: str, book: str | None = None, limit: int = 8) -> list:
-    """Procedures ranked by accent-folded word overlap with their title, keywords and cited clauses' topics."""
-    wanted = {_stem(w) for w in _words(query)}
-    if not wanted:
-        return []
-    scored = []
-    for i, proc in enumerate(kb.procedures):
-        if book and proc.book != book:
-            continue
-        strong = _words(proc.title + " " + " ".join(proc.keywords) + " " + proc.situation.replace("-", " "))
-        weak = set()
-        for citation in proc.cited_citations():
-            clause = kb.find(citation)
-            if clause is not None:
-                weak |= _words(" ".join(clause.topics) + " " + (clause.title or ""))
-        strong_stems, weak_stems = {_stem(w) for w in strong}, {_stem(w) for w in weak}
-        score = 3 * len(wanted & strong_stems) + len(wanted & (weak_stems - strong_stems))
-        if score:
-            scored.append((-score, i, proc))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    return [p for _, _, p in scored[:limit]]
-
-
-def find_situations(kb, query: str, book: str | None = None, limit: int = 8) -> list:
-    """The procedures that best match the TD's words: the search engine when there is one, else word overlap."""
-    try:
-        from ruling.search import search
-    except ImportError:
-        return match_procedures(kb, query, book, limit)
-    result = search(kb, query, book=book, limit=limit * 3)
     by_key = {(p.book, p.id): p for p in kb.procedures}
+    by_situation: dict[str, list] = {}
+    for proc in kb.procedures:
+        by_situation.setdefault(proc.situation, []).append(proc)
     ranked: list = []
-    for hit in result.hits:
-        if hit.kind == "procedure":
-            found = [by_key.get((hit.book, hit.ref))]
-        else:
-            clause = kb.find(hit.ref)
-            found = kb.procedures_citing(clause) if clause is not None else []
-        for proc in found:
-            if proc is not None and proc not in ranked and (book is None or proc.book == book):
+    for hit in search(kb, words, kind="procedure", limit=limit).hits:
+        best = by_key.get((hit.book, hit.ref))
+        if best is None:
+            continue
+        # search shows one hit per situation: the other books' procedures for it follow it
+        for proc in [best] + [p for p in by_situation[best.situation] if p is not best]:
+            if proc not in ranked:
                 ranked.append(proc)
-    for proc in match_procedures(kb, query, book, limit):  # words the index does not know
-        if proc not in ranked:
-            ranked.append(proc)
-    return ranked[:limit]
+    return ranked
+
+
+def rank_situations(kb, words: str, house_book: str | None = None, limit: int = 8) -> list:
+    """The procedures matching `words`, best first; the house book's matching situations come
+    before the other books' (each group keeps the search order)."""
+    ranked = _procedure_hits(kb, words, max(limit, 3 * limit))
+    house = [p for p in ranked if p.book == house_book]
+    return (house + [p for p in ranked if p.book != house_book])[:limit]
+
+
+def situation_named(kb, words: str) -> tuple[str, bool]:
+    """The situation id `words` name (an id as is), else the situation of the best-ranked
+    procedure for those words; the flag says it came from free words."""
+    name = words.strip().lower()
+    if any(p.situation == name for p in kb.procedures) or not name or re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", name):
+        return name, False  # an id, or what looks like one (its typo gets the nearest ids)
+    ranked = rank_situations(kb, words, getattr(kb, "house_book", None), limit=1)
+    return (ranked[0].situation, True) if ranked else (name, False)
+
+
+def house_book(kb, book: str | None = None, profile: dict | None = None) -> str | None:
+    """The book whose situations come first: --book, else the profile's `book:`, else
+    RULING_BOOK, else the base's `house_book` (base.yaml)."""
+    import os
+
+    for candidate in (book, (profile or {}).get("book"), os.environ.get("RULING_BOOK") or None):
+        if candidate is not None:
+            return kb.book(str(candidate)).id  # unknown: a French error naming the books
+    return getattr(kb, "house_book", None)
 
 
 # -- rendering --------------------------------------------------------------------------------------
@@ -136,7 +128,7 @@ def prompt_suffix(question) -> str:
         return "o/n"
     if question.type == "amount":
         return "Montant"
-    return "Montants séparés par des virgules"
+    return "Montants séparés par des virgules (Entrée : aucun)"
 
 
 def missing_report(decision: Decision) -> str:
@@ -165,8 +157,19 @@ def procedures_listing(procedures: list) -> str:
     return "\n".join(lines) if lines else "Aucune procédure."
 
 
-def decision_report(kb, decision: Decision, color: bool = False) -> str:
-    """The decision, the computed figures, each cited clause verbatim, and the replay command."""
+LONG_CLAUSE_CHARS = 500  # longer cited texts are cut to their key sentence unless --full
+
+
+def key_sentence(text: str, decision: str) -> str:
+    """The sentence of a clause sharing the most words with the decision (ties: the first)."""
+    sentences = [x.strip() for x in re.split(r"(?<=[.;!?])\s+", text) if x.strip()]
+    wanted = set(re.findall(r"\w{4,}", fold(decision)))
+    return max(sentences, key=lambda x: len(wanted & set(re.findall(r"\w{4,}", fold(x)))), default=text)
+
+
+def decision_report(kb, decision: Decision, color: bool = False, full: bool = True) -> str:
+    """The decision, the computed figures, each cited clause verbatim, and the replay command.
+    Without `full`, a long clause shows its key sentence and how to read it whole."""
     from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
@@ -180,7 +183,13 @@ def decision_report(kb, decision: Decision, color: bool = False) -> str:
         out.append(bold(clause_heading(kb, clause), color))
         if clause.title:
             out.append(clause.title)
-        out.append(clause_body(clause))
+        body = clause_body(clause)
+        if full or len(body) <= LONG_CLAUSE_CHARS:
+            out.append(body)
+        else:
+            out.append(f"« … {key_sentence(body, decision.decision)} … »")
+            out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
+                       f"ou ruling show {clause.citation})")
         out.append("")
     out.append("Pour rejouer : " + decision.replay_command())
     return "\n".join(out)
@@ -235,16 +244,29 @@ def _cell_text(proc, decision) -> str:
 # -- the interactive flow ------------------------------------------------------------------------------
 
 class Quit(Exception):
-    """The TD left the questionnaire (empty answer at the first prompt, Ctrl-C, end of input)."""
+    """The TD left the questionnaire (empty answer at the first prompt)."""
+
+
+class EndOfInput(Quit):
+    """The input ended before a decision (`ruling ask` exits 1)."""
+
+
+class Interrupted(Quit):
+    """Ctrl-C: the questionnaire stops at once (`ruling ask` exits 130)."""
 
 
 def _prompt(text: str, default=None) -> str:
+    """One line typed by the TD (`default` when he just presses Enter). Read through click's
+    prompt function so tests can type; Ctrl-C and end of input are told apart."""
+    label = visible(text) + (f" [{visible(default)}]" if default else "")
+    click.echo(label + ":", nl=False)
     try:
-        # The prompt goes to readline, not through ruling.render.terminal's guarded stdout.
-        return click.prompt(visible(text), default=default and visible(default),
-                            show_default=bool(default), type=str)
-    except (click.Abort, EOFError, KeyboardInterrupt):
-        raise Quit from None
+        raw = click.termui.visible_prompt_func(" ")
+    except KeyboardInterrupt:
+        raise Interrupted from None
+    except EOFError:
+        raise EndOfInput from None
+    return default if raw.strip() == "" and default else raw
 
 
 def named_procedure(kb, words: str, book: str | None):
@@ -256,19 +278,19 @@ def named_procedure(kb, words: str, book: str | None):
     return hits[0] if len(hits) == 1 else None
 
 
-def choose_situation(kb, words: str, book: str | None) -> object:
+def choose_situation(kb, words: str, book: str | None) -> tuple:
     """The procedure the words name by id (the hint `ruling search` prints), else ask for words
-    until some procedure matches, then let the TD pick one by number."""
+    until some procedure matches, then let the TD pick one by number; with the words it came from."""
     direct = named_procedure(kb, words, book)
     if direct is not None:
-        return direct
+        return direct, ""
     first = True
     while True:
         if not words:
             words = _prompt("Décrivez la situation en quelques mots (vide pour quitter)", default="").strip()
             if not words:
                 raise Quit
-        matches = find_situations(kb, words, book)
+        matches = rank_situations(kb, words, book)
         if not matches:
             click.echo(f"Aucune situation ne correspond à « {shown(words)} » ; essayez d'autres mots (ex. flop, relance, tapis).")
             words, first = "", False
@@ -283,19 +305,49 @@ def choose_situation(kb, words: str, book: str | None) -> object:
                 words = ""
                 break
             if raw.isdigit() and 1 <= int(raw) <= len(matches):
-                return matches[int(raw) - 1]
+                return matches[int(raw) - 1], words
             click.echo(f"Réponse « {raw} » invalide : tapez un numéro de 1 à {len(matches)}, ou 0.")
         first = False
 
 
-def ask_question(question, suggested=None):
-    """Ask one question until the answer is valid; returns the parsed value. `suggested` (the journal's
-    answer, shown above the question) is the default the TD confirms with Enter or overrides."""
+UNKNOWN = object()  # the TD's « je ne sais pas »
+
+
+def explain_question(procedure, question) -> str:
+    """What « ? » prints: the question's help, what each choice means, the clauses it comes from."""
+    lines = [f"« {question.text} »"]
+    if question.help:
+        lines.append(f"  {question.help}")
+    if question.type == "choice":
+        lines += [f"  {k}. {label} ({key})" for k, (key, label) in enumerate(question.choices.items(), 1)]
+    elif question.type == "bool":
+        lines.append("  o = oui, n = non")
+    else:
+        lines.append(f"  Attendu : {expected(question)}.")
+    cites = []
+    for rule in procedure.rules:
+        spec = procedure.calculator(rule)
+        if question.id in rule.when or (spec is not None and any(i.id == question.id for i in spec.inputs)):
+            cites += [c.citation for c in rule.cites if c.citation not in cites]
+    if cites:
+        lines.append(f"  Cette question vient de : {', '.join(cites)} (ruling show {cites[0]}).")
+    if question.type in ("choice", "bool"):
+        lines.append("  Tapez « je ne sais pas » si vous ne savez pas : la décision de chaque cas sera donnée.")
+    return "\n".join(lines)
+
+
+def ask_question(question, suggested=None, procedure=None):
+    """Ask one question until the answer is valid; returns the parsed value, or UNKNOWN for « je ne
+    sais pas ». `suggested` (the journal's answer, shown above the question) is the default the TD
+    confirms with Enter or overrides. « ? » explains the question."""
+    from ruling.decide.unknown import can_be_unknown, is_unknown
+
     click.echo("")
     click.echo(question_prompt(question))
     default = question.default if suggested is None else suggested.value
     if suggested is not None:
-        click.echo(f"  D'après le journal : {suggested.text} (Entrée pour confirmer, ou répondez autrement)")
+        origin = getattr(suggested, "origin", "le journal")
+        click.echo(f"  D'après {origin} : {suggested.text} (Entrée pour confirmer, ou répondez autrement)")
     default_typed = None
     if default is not None:
         if question.type == "choice":
@@ -308,8 +360,16 @@ def ask_question(question, suggested=None):
             default_typed = str(default)
     while True:
         raw = _prompt(prompt_suffix(question), default=default_typed)
+        if raw.strip() == "?":
+            click.echo(explain_question(procedure, question) if procedure is not None else question_prompt(question))
+            continue
+        if is_unknown(raw):
+            if can_be_unknown(question):
+                return UNKNOWN
+            click.echo("Un montant ne se devine pas : comptez-le (ou demandez-le aux joueurs), puis tapez-le.")
+            continue
         if raw.strip() == "" and question.type != "amounts":
-            click.echo(f"Une réponse est nécessaire : {expected(question)}.")
+            click.echo(f"Une réponse est nécessaire : {expected(question)} (« ? » pour l'explication).")
             continue
         try:
             return parse_answer(question, raw)
@@ -319,28 +379,55 @@ def ask_question(question, suggested=None):
 
 
 def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dict | None = None,
-                      color: bool = False, recall=None) -> Decision | None:
+                      color: bool = False, recall=None, full: bool = False) -> Decision | None:
     """The whole `ruling ask` flow; returns the decision, or None when the TD quits. `recall(kb,
     procedure, question)` may give the event journal's answer, proposed as the default."""
     try:
-        proc = choose_situation(kb, words, book)
+        proc, words = choose_situation(kb, words, book)
         click.echo(f"\n{proc.title} ({proc.book}:{proc.id})")
         values = normalise_answers(proc, {}, profile, kb)
+        unknown: list = []  # questions the TD answered « je ne sais pas »
+        amounts_taken = False  # the description's amounts go to the first amounts question only
         while True:
             try:
-                decision = decide_procedure(kb, proc, values)
+                if unknown:
+                    from ruling.decide.unknown import branches, branches_report
+
+                    possible = branches(kb, proc, values, unknown)
+                    if possible.decided:
+                        click.echo("")
+                        click.echo(branches_report(proc, possible))
+                        return None  # no single decision: nothing to record
+                    question = possible.next_question()
+                else:
+                    decision = decide_procedure(kb, proc, values)
+                    if decision.decided:
+                        break
+                    question = decision.missing[0]
             except CalculatorError as e:  # the calculator refuses the amounts: ask them again
                 click.echo(f"{e} ; reprenons les montants.")
                 values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
                 continue
-            if decision.decided:
-                break
-            question = decision.missing[0]
             suggested = recall(kb, proc, question) if recall is not None else None
-            values[question.id] = ask_question(question, suggested)
+            if suggested is None:  # what the description already says
+                from ruling.decide.from_words import propose
+
+                suggested = propose(question, words, kb.glossary, amounts_taken)
+                amounts_taken = amounts_taken or question.type == "amounts"
+            answer = ask_question(question, suggested, proc)
+            if answer is UNKNOWN:
+                unknown.append(question)
+            else:
+                values[question.id] = answer
+    except Interrupted:
+        click.echo("\nQuestionnaire interrompu (Ctrl-C) : aucune décision.")
+        raise
+    except EndOfInput:
+        click.echo("\nFin de l'entrée avant la décision : aucune décision.")
+        raise
     except Quit:
         click.echo("\nQuestionnaire abandonné : aucune décision.")
         return None
     click.echo("")
-    click.echo(decision_report(kb, decision, color=color))
+    click.echo(decision_report(kb, decision, color=color, full=full))
     return decision

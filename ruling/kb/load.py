@@ -335,6 +335,7 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
         doc = read_yaml(snap, "glossary.yaml", problems)
         if doc is not None and schemas.validate("glossary", doc, problems):
             glossary = doc.data["terms"]
+    house_book = _house_book(snap, schemas, problems, {b.id for b in books})
     clauses_only = KnowledgeBase(books, glossary=glossary, root=str(root))
     _check_refs(clauses_only, problems, unloaded)
     from ruling.decide.procedures import load_procedures
@@ -342,8 +343,26 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
     # cites resolve against the clauses; a cite into a book whose file did not load is not
     # reported (the file's own problem is the cause)
     procedures, catalogue, parameters = load_procedures(clauses_only, snap, schemas, problems, unloaded)
-    kb = KnowledgeBase(books, procedures, glossary, str(root), catalogue=catalogue, parameters=parameters)
+    kb = KnowledgeBase(books, procedures, glossary, str(root), catalogue=catalogue, parameters=parameters,
+                       house_book=house_book)
     return kb, problems
+
+
+def _house_book(snap: Snapshot, schemas: Schemas, problems: list[Problem], book_ids: set[str]) -> str | None:
+    """`house_book` of `base.yaml` (the book whose situations `ruling ask` proposes first), or None."""
+    if snap.kind("base.yaml") is None:
+        return None
+    doc = read_yaml(snap, "base.yaml", problems)
+    if doc is None or not schemas.validate("base", doc, problems):
+        return None
+    house = (doc.data or {}).get("house_book")
+    if house is not None and house not in book_ids and snap.kind(f"{house}/book.yaml") is None:
+        # (a book whose book.yaml did not load has its own problem)
+        problems.append(Problem(doc.display, doc.line("house_book"),
+                                f"house_book « {shown(house)} » n'est pas un livre de la base ; "
+                                f"attendu l'un de : {', '.join(sorted(book_ids))}"))
+        return None
+    return house
 
 
 def path_problem(name: str) -> str | None:

@@ -166,8 +166,9 @@ class KnowledgeBase:
 
     def __init__(self, books: list[Book], procedures: list | None = None,
                  glossary: list | None = None, root: str = "", digest: str = "",
-                 catalogue=None, parameters: dict | None = None):
+                 catalogue=None, parameters: dict | None = None, house_book: str | None = None):
         self.books = books
+        self.house_book = house_book  # base.yaml: the book whose situations `ask` proposes first
         self.catalogue = catalogue  # calculator declarations (ruling.decide.catalogue.Catalogue)
         self.parameters = parameters or {}  # book id -> {parameter id -> Parameter}
         self.procedures = procedures or []

@@ -1,0 +1,84 @@
+"""Answers the TD already gave in his description (« d'après vos mots »), proposed, never imposed.
+
+A choice is proposed when the words of its key (« avant-flop », « relance-sans-annonce »), or a
+glossary equivalent of them, appear in order in the description; amounts written in the
+description (« ouverture 200 tapis 290 ») are proposed for the first amounts question.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+AMOUNT_RE = re.compile(r"(?<![\d,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+")
+WINDOW = 2  # words allowed between the words of a key phrase
+
+
+@dataclass
+class FromWords:
+    """A proposed answer: shown as « d'après vos mots : text », confirmed with Enter."""
+
+    question: str
+    value: object
+    text: str
+    origin: str = "vos mots"
+
+
+def _terms(text: str) -> list[str]:
+    from ruling.analysis import analyze
+
+    return analyze(text.replace("-", " "))
+
+
+def _occurs(phrase: list[str], described: list[str]) -> bool:
+    """The terms of `phrase` appear in `described` in order, at most WINDOW terms apart."""
+    if not phrase:
+        return False
+    for start, term in enumerate(described):
+        if term != phrase[0]:
+            continue
+        at, ok = start, True
+        for wanted in phrase[1:]:
+            window = described[at + 1: at + 2 + WINDOW]
+            if wanted not in window:
+                ok = False
+                break
+            at = at + 1 + window.index(wanted)
+        if ok:
+            return True
+    return False
+
+
+def _equivalents(phrase: str, glossary: list) -> list[list[str]]:
+    """`phrase` and the glossary's other ways of saying it, as term lists."""
+    own = _terms(phrase)
+    out = [own]
+    for entry in glossary or ():
+        forms = [entry.get("term", "")] + list(entry.get("en") or []) + list(entry.get("synonyms") or [])
+        analysed = [_terms(f) for f in forms if f]
+        if own in analysed:
+            out += [a for a in analysed if a and a not in out]
+    return out
+
+
+def propose(question, description: str, glossary: list, amounts_taken: bool = False) -> FromWords | None:
+    """The answer to `question` the description gives, or None (none, or several choices match)."""
+    if not description.strip():
+        return None
+    if question.type == "choice":
+        described = _terms(description)
+        found = []
+        for key, label in question.choices.items():
+            phrases = _equivalents(key, glossary)
+            best = max((len(p) for p in phrases if _occurs(p, described)), default=0)
+            if best:
+                found.append((best, key, label))
+        found.sort(reverse=True)
+        if found and (len(found) == 1 or found[0][0] > found[1][0]):
+            _, key, label = found[0]
+            return FromWords(question.id, key, label)
+        return None
+    if question.type == "amounts" and not amounts_taken:
+        amounts = [int(re.sub(r"\D", "", m)) for m in AMOUNT_RE.findall(description)]
+        if amounts:
+            return FromWords(question.id, amounts, ", ".join(map(str, amounts)))
+    return None

@@ -1,0 +1,112 @@
+"""« Je ne sais pas » : the decision for each remaining possibility, never a guess.
+
+When the TD cannot answer a question, every value it could take is tried: if each branch is
+decided, the decisions are given side by side; otherwise the next question that separates
+them is asked. Amount questions have no finite set of values, so they cannot be left unknown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+from ruling.decide.engine import decide_procedure
+from ruling.errors import UserError
+
+UNKNOWN_WORDS = {"?", "je ne sais pas", "jsp", "ne sais pas", "inconnu", "inconnue", "sais pas"}
+
+
+@dataclass
+class Branches:
+    """Each combination of the unknown answers with its decision (or what it still needs)."""
+
+    unknown: list  # the Question objects left unknown
+    cases: list = field(default_factory=list)  # (assumed answers {qid: value}, Decision)
+
+    @property
+    def decided(self) -> bool:
+        return all(d.decided for _, d in self.cases)
+
+    def next_question(self):
+        """The first question an undecided branch still needs (never one the TD left unknown)."""
+        unknown_ids = {q.id for q in self.unknown}
+        for _, decision in self.cases:
+            for q in decision.missing:
+                if q.id not in unknown_ids:
+                    return q
+        return None
+
+    def to_json(self) -> dict:
+        return {"unknown": [q.id for q in self.unknown],
+                "cases": [{"assumed": assumed, **decision.to_json()} for assumed, decision in self.cases]}
+
+
+def can_be_unknown(question) -> bool:
+    return question.type in ("choice", "bool")
+
+
+def branches(kb, procedure, values: dict, unknown: list) -> Branches:
+    """Decide `procedure` for every value of each unknown question, given the known `values`."""
+    for q in unknown:
+        if not can_be_unknown(q):
+            raise UserError(f"« je ne sais pas » n'est pas possible pour « {q.id} » ({q.text}) : un montant "
+                            "ne se devine pas ; comptez-le ou demandez-le aux joueurs")
+    result = Branches(list(unknown))
+    for combo in product(*(q.domain for q in unknown)):
+        assumed = {q.id: v for q, v in zip(unknown, combo)}
+        result.cases.append((assumed, decide_procedure(kb, procedure, {**values, **assumed})))
+    return result
+
+
+def branches_report(procedure, result: Branches) -> str:
+    """The decisions side by side, by the unknown answers they assume."""
+    texts = {d.decision for _, d in result.cases}
+    names = " et ".join(f"« {q.text} »" for q in result.unknown)
+    if len(texts) == 1:
+        _, decision = result.cases[0]
+        return (f"Quelle que soit la réponse à {names}, la décision est la même :\n{decision.decision}\n"
+                f"({', '.join(c.citation for c in decision.citations)})")
+    lines = [f"Réponse inconnue à {names} : voici la décision dans chaque cas."]
+    for assumed, decision in result.cases:
+        when = " ; ".join(procedure.question(qid).label(v) for qid, v in assumed.items())
+        cites = ", ".join(c.citation for c in decision.citations)
+        lines += ["", f"• Si : {when}", f"  → {decision.decision} ({cites})"]
+    return "\n".join(lines)
+
+
+def is_unknown(raw) -> bool:
+    """« ? » is handled apart (it explains); these words mean the TD does not know."""
+    return isinstance(raw, str) and " ".join(raw.lower().replace("’", "'").split()) in UNKNOWN_WORDS - {"?"}
+
+
+def decide_unknown(ctx, kb, book, procedure_id: str, answers: dict, profile: dict, unknown_ids: list,
+                   as_json: bool) -> None:
+    """`ruling decide … -a q=?`: each possibility's decision, or the question that separates them
+    (listed like missing answers, exit 2)."""
+    import json
+
+    import click
+
+    from ruling.decide.engine import find_procedure, normalise_answers
+
+    procedure = find_procedure(kb, procedure_id, book)
+    known = normalise_answers(procedure, {k: v for k, v in answers.items() if k not in unknown_ids}, profile, kb)
+    unknown = []
+    for qid in unknown_ids:
+        question = procedure.question(qid)
+        if question is None:  # the same French error as any unknown question
+            normalise_answers(procedure, {qid: ""}, None, kb)
+        unknown.append(question)
+    result = branches(kb, procedure, known, unknown)
+    if as_json:
+        data = result.to_json()
+        if not result.decided:
+            data["missing"] = [result.next_question().to_json()]
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    elif result.decided:
+        click.echo(branches_report(procedure, result))
+    if not result.decided:
+        question = result.next_question()
+        if not as_json:
+            click.echo(f"Pour départager les cas, il faut savoir : -a {question.id}=…   {question.text}")
+        click.echo(f"Erreur : réponses manquantes pour {procedure.id} ({procedure.book}) : {question.id}", err=True)
+        ctx.exit(2)
