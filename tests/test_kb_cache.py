@@ -297,7 +297,7 @@ def test_a_planted_cache_runs_nothing_and_serves_nothing(tmp_path, hostile):
         reason = "d'autres utilisateurs peuvent y écrire (droits 0777, attendu 0700)"
     else:
         if os.geteuid() != 0:
-            pytest.skip("chown to another user needs root")
+            pytest.skip("changer le propriétaire demande les droits root (chown vers un autre utilisateur)")
         os.chmod(folder, 0o700)
         for path in [folder, *folder.rglob("*")]:
             os.lchown(path, 65534, 65534)
@@ -327,6 +327,43 @@ def test_a_planted_index_in_our_own_folder_is_not_opened_when_others_could_write
     assert not marker.exists()
     assert json.loads(result.stdout)["hits"]
     assert stat.S_IMODE(os.stat(index).st_mode) & 0o022 == 0  # rebuilt by us
+
+
+@pytest.mark.parametrize("hostile", ["toc-world-writable", "toc-group-writable", "toc-foreign-owner",
+                                     "toc-symlink", "subfolder"])
+def test_a_planted_index_file_in_our_private_index_folder_is_never_unpickled(fresh_cache, tmp_path, hostile):
+    """The cache folder and the index folder are ours and 0700, but one file in the index is
+    not: whoosh would unpickle its table of contents, so the index is rebuilt, never opened."""
+    marker = tmp_path / "code-ran"
+    index = _plant(fresh_cache, marker, tmp_path)
+    os.chmod(fresh_cache, 0o700)
+    os.chmod(index, 0o700)
+    for path in index.iterdir():
+        os.chmod(path, 0o600)
+    evil = index / "_MAIN_99.toc"
+    if hostile == "toc-world-writable":
+        os.chmod(evil, 0o666)
+    elif hostile == "toc-group-writable":
+        os.chmod(evil, 0o620)
+    elif hostile == "toc-foreign-owner":
+        if os.geteuid() != 0:
+            pytest.skip("changer le propriétaire d'un fichier demande les droits root")
+        os.lchown(evil, 65534, 65534)
+    elif hostile == "toc-symlink":
+        outside = tmp_path / "outside.toc"
+        evil.rename(outside)
+        evil.symlink_to(outside)
+    else:
+        (index / "sub").mkdir(mode=0o700)
+    (fresh_cache / f"kb-{index.name[6:]}.marshal").unlink()
+    assert _attack_is_live(index, marker)
+    result = cli(["search", "carte brulee", "--json"], fresh_cache.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert not marker.exists()
+    assert json.loads(result.stdout)["hits"]
+    assert not (index / "_MAIN_99.toc").exists() and not (index / "sub").exists()  # rebuilt by us
+    assert all(p.stat().st_uid == os.geteuid() for p in index.iterdir())
 
 
 # -- hygiene ---------------------------------------------------------------------------------

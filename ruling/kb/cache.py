@@ -84,6 +84,29 @@ def trusted_entry(path: Path) -> bool:
     return st.st_uid == os.geteuid() and not stat.S_IMODE(st.st_mode) & 0o022
 
 
+def trusted_folder(path: Path) -> bool:
+    """Whether a cache folder (a search index) and every file in it are ours and not writable by others.
+
+    whoosh unpickles the index's table of contents (`_MAIN_*.toc`): a file in it that another
+    user owns or could rewrite, a symbolic link or anything but a regular file makes the whole
+    folder untrusted, even inside a private folder of ours."""
+    if not trusted_entry(path):
+        return False
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+        with os.scandir(path) as entries:
+            for entry in entries:
+                est = entry.stat(follow_symlinks=False)
+                if not stat.S_ISREG(est.st_mode) or est.st_uid != os.geteuid() \
+                        or stat.S_IMODE(est.st_mode) & 0o022:
+                    return False
+    except OSError:
+        return False
+    return True
+
+
 def warn(message: str) -> None:
     """One French line on stderr, once per process for the same message."""
     if message in _warned:
