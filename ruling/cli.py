@@ -44,11 +44,29 @@ def _wants_json(args) -> bool:
 
 def _report_error(error: RulingError, as_json: bool) -> int:
     """One French line on stderr, or with `--json` the error document on stdout; the exit status."""
+    from ruling.render.terminal import OutputLost
+
     if as_json:
-        _print_json(error.to_json())
+        try:
+            _print_json(error.to_json())
+        except OutputLost as lost:  # the document cannot reach stdout: say why on stderr
+            return _report_lost_output(lost)
     else:
         click.echo(f"Erreur : {error}", err=True)
     return error.exit_code
+
+
+def _report_lost_output(error: Exception) -> int:
+    """The output could not be written: one French line on stderr (even with --json: stdout is
+    what failed), exit status 2, and nothing more tried on stdout."""
+    from ruling.render.terminal import discard_pending_output
+
+    discard_pending_output()
+    try:
+        click.echo(f"Erreur : {error}", err=True)
+    except (OSError, ValueError):
+        pass
+    return 2
 
 
 class RulingGroup(FrenchHelpMixin, click.Group):
@@ -78,14 +96,31 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         extra.setdefault("color", True)
         with guarded_output():
             rv = self._main(args, prog_name, complete_var, **extra)
+            rv = self._flush_output(rv)
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    @staticmethod
+    def _flush_output(rv):
+        """What is still buffered for stdout, written now: a full disk must be reported here,
+        not lost in the interpreter's last flush."""
+        from ruling.render.terminal import OutputLost
+
+        try:
+            sys.stdout.flush()
+        except OutputLost as e:
+            return _report_lost_output(e)
+        return rv
+
     def _main(self, args, prog_name, complete_var, **extra):
+        from ruling.render.terminal import OutputLost
+
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False, **extra)
+        except OutputLost as e:
+            rv = _report_lost_output(e)
         except RulingError as e:
             rv = _report_error(e, _wants_json(args))
         except click.ClickException as e:
