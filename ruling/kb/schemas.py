@@ -93,11 +93,13 @@ class Schemas:
             validator = cls(schema, registry=Registry())  # an empty registry: nothing is ever retrieved
         except FileProblem as e:
             problems.append(Problem(display, e.line, f"schéma illisible : {e.message}"))
-        except ValueError as e:  # JSON syntax, remote ref
+        except json.JSONDecodeError as e:
+            problems.append(Problem(display, e.lineno, f"schéma illisible : {json_error_fr(e)} ; "
+                                                       "attendu un fichier JSON"))
+        except ValueError as e:  # remote ref
             problems.append(Problem(display, 0, f"schéma illisible : {shown(e)}"))
         except Exception as e:  # jsonschema.SchemaError and the like
-            what = getattr(e, "message", None) or str(e).splitlines()[0]
-            problems.append(Problem(display, 0, f"schéma invalide ({shown(what)}) ; "
+            problems.append(Problem(display, 0, f"schéma invalide ({schema_error_fr(e)}) ; "
                                                 "attendu un JSON Schema 2020-12 valide"))
         self._validators[name] = validator
         return validator
@@ -118,6 +120,37 @@ class Schemas:
             field_name = ".".join(str(k) for k in where) or "(document)"
             problems.append(Problem(doc.display, doc.line(*where), f"{field_name} : {french(err)}"))
         return not errors
+
+
+_JSON_MESSAGES = {
+    "Expecting value": "valeur attendue",
+    "Expecting property name enclosed in double quotes": "nom de champ entre guillemets doubles attendu",
+    "Expecting ',' delimiter": "virgule attendue",
+    "Expecting ':' delimiter": "deux-points attendu",
+    "Unterminated string starting at": "texte entre guillemets non terminé",
+    "Invalid control character at": "caractère de contrôle non permis",
+    "Invalid \\escape": "séquence d'échappement (\\…) non valide",
+    "Invalid \\uXXXX escape": "échappement \\uXXXX non valide",
+    "Extra data": "texte en trop après la fin du document",
+}
+
+
+def json_error_fr(e: json.JSONDecodeError) -> str:
+    """A JSON syntax error in French, with its line and column: « valeur attendue ligne 1, colonne 1 »."""
+    what = _JSON_MESSAGES.get(e.msg, "syntaxe JSON non valide")
+    return f"{what} ligne {e.lineno}, colonne {e.colno}"
+
+
+def schema_error_fr(e: Exception) -> str:
+    """Why a schema is not a valid JSON Schema, in French, with where in the schema."""
+    if getattr(e, "validator", None) is None:
+        return "le schéma ne peut pas être appliqué"
+    path = list(getattr(e, "absolute_path", ()))
+    where = "/".join(str(k) for k in path) or "(racine)"
+    if path and path[-1] == "type" and e.validator in ("anyOf", "enum", "type"):
+        return (f"{where} : « {_value(e.instance)} » n'est pas un type ; attendu l'un de "
+                f"{', '.join(_TYPES)}, ou une liste de ces noms")
+    return f"{where} : {french(e)}"
 
 
 _TYPES = {"string": "texte", "integer": "entier", "number": "nombre", "boolean": "booléen (true/false)",
@@ -188,6 +221,9 @@ def french(err) -> str:
         return "éléments en double dans la liste"
     if v == "propertyNames":
         return f"nom de champ non permis : {_value(instance)}"
+    if v == "format":
+        kind = {"regex": "une expression régulière valide"}.get(expected, f"au format {expected}")
+        return f"« {_value(instance)} » n'est pas {kind}"
     if v == "not":
         return f"valeur « {_value(instance)} » non permise"
     return f"valeur non conforme au schéma ({v})"
