@@ -16,10 +16,24 @@ from ruling.errors import RulingError, UserError
 from ruling.journal.commands import journal_command, journal_options, journal_recorder
 
 
+def _refuse_empty_kb(ctx, value):
+    """`--kb ''` (often `--kb "$UNSET"`) would silently mean the bundled base: refused instead.
+    An empty `RULING_KB` counts as unset (click reads it so), as documented in the README."""
+    if value == "" and not ctx.resilient_parsing:
+        raise UserError("--kb vide ; indiquez le dossier de la base de règles (par exemple --kb rulebook/), "
+                        "ou retirez --kb pour utiliser la base fournie avec ruling")
+    return value
+
+
+def _check_kb(ctx, param, value):
+    return _refuse_empty_kb(ctx, value)
+
+
 def _set_kb_late(ctx, param, value):
     """`--kb` given after the command (`ruling show 9-13 --kb DOSSIER`) counts as if given before it."""
     if value is None:
         return
+    _refuse_empty_kb(ctx, value)
     root = ctx.find_root()
     if root.obj is not None:
         root.obj["kb_path"] = value
@@ -149,7 +163,7 @@ def _print_json(data) -> None:
 
 @click.group(cls=RulingGroup, subcommand_metavar="COMMANDE [ARGUMENTS]...",
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--kb", "kb_path", envvar="RULING_KB", metavar="DOSSIER",
+@click.option("--kb", "kb_path", envvar="RULING_KB", metavar="DOSSIER", callback=_check_kb,
               help="Dossier de la base de règles (par défaut : celle fournie avec ruling) ; "
                    "avant ou après la commande.")
 @click.version_option(package_name="ruling", message="ruling %(version)s", help="Affiche la version et quitte.")
