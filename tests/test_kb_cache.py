@@ -99,6 +99,19 @@ def test_unwritable_cache_directory_falls_back_to_no_cache(tmp_path, monkeypatch
     assert load_kb(RULEBOOK).clause("club:1-2").id == "1-2"
 
 
+def test_a_regular_file_where_the_cache_folder_should_be_is_called_a_file(tmp_path):
+    home = tmp_path / "cache"
+    home.mkdir()
+    (home / "ruling").write_text("pas un cache", encoding="utf-8")
+    result = cli(["show", "club:1-2"], home)
+    assert result.returncode == 0
+    assert CLAUSE_1_2 in result.stdout
+    assert result.stderr == (f"Avertissement : cache « {home / 'ruling'} » refusé : c'est un fichier, pas un dossier ; "
+                             "le cache reste en mémoire pour cette commande (supprimez ce fichier, ou choisissez "
+                             "un autre XDG_CACHE_HOME)\n")
+    assert (home / "ruling").read_text(encoding="utf-8") == "pas un cache"
+
+
 def test_an_edit_changes_the_digest_and_is_seen(fresh_cache, kb_copy):
     load_kb(kb_copy)
     chapter = kb_copy / "club" / "01-regles-generales.yaml"

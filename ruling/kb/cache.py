@@ -50,8 +50,9 @@ def usable_cache_dir() -> Path | None:
         return None
     reason = unsafe_reason(st)
     if reason:
+        what = "dossier" if stat.S_ISDIR(st.st_mode) else "fichier"
         warn(f"cache « {path} » refusé : {reason} ; le cache reste en mémoire pour cette commande "
-             f"(supprimez ce dossier, ou choisissez un autre XDG_CACHE_HOME)")
+             f"(supprimez ce {what}, ou choisissez un autre XDG_CACHE_HOME)")
         return None
     if stat.S_IMODE(st.st_mode) & 0o077:
         try:
@@ -63,6 +64,8 @@ def usable_cache_dir() -> Path | None:
 
 def unsafe_reason(st: os.stat_result) -> str | None:
     """Why a cache folder with this stat must not be trusted, or None."""
+    if stat.S_ISREG(st.st_mode):
+        return "c'est un fichier, pas un dossier"
     if not stat.S_ISDIR(st.st_mode):
         return "ce n'est pas un dossier"
     if st.st_uid != os.geteuid():
