@@ -153,6 +153,27 @@ def schema_error_fr(e: Exception) -> str:
     return f"{where} : {french(e)}"
 
 
+_NO_SPACE = "pas d'espace ni de saut de ligne"
+_ID_WORDS = "une lettre ou un chiffre, puis lettres, chiffres, « - », « _ » ou « . »"
+#: The patterns of `rulebook/schema/`, said in words (a rule editor does not read regexes).
+PATTERN_WORDS = {
+    "^[A-Za-z0-9][A-Za-z0-9_.-]*$": f"un id commence par {_ID_WORDS} ; {_NO_SPACE}",
+    "^([a-z0-9_-]+:)?[A-Za-z0-9][A-Za-z0-9_.-]*$":
+        f"une citation est un id de règle ({_ID_WORDS}), précédé si besoin du livre et de « : » "
+        f"(club:9-13) ; {_NO_SPACE}",
+    "^([a-z0-9_-]+:)?[A-Za-z0-9][A-Za-z0-9_.-]*(#[0-9a-f]{6})?$":
+        f"une citation est un id de règle ({_ID_WORDS}), précédé si besoin du livre et de « : », suivi si "
+        f"besoin de « # » et de 6 chiffres hexadécimaux (club:9-13#1a2b3c) ; {_NO_SPACE}",
+    "^[A-Za-z0-9_.-]+$": f"seulement des lettres sans accent, chiffres, « - », « _ » ou « . » ; {_NO_SPACE}",
+    "^[a-z0-9-]+$": f"seulement des minuscules sans accent, chiffres ou « - » ; {_NO_SPACE}",
+    "^[a-z0-9_-]+$": f"seulement des minuscules sans accent, chiffres, « - » ou « _ » ; {_NO_SPACE}",
+    "^[a-z0-9][a-z0-9-]*$": f"un id commence par une minuscule sans accent ou un chiffre, puis minuscules, "
+                            f"chiffres ou « - » ; {_NO_SPACE}",
+    "^[a-z][a-z0-9-]*$": f"un id commence par une minuscule sans accent, puis minuscules, chiffres ou « - » ; "
+                         f"{_NO_SPACE}",
+}
+
+
 _TYPES = {"string": "texte", "integer": "entier", "number": "nombre", "boolean": "booléen (true/false)",
           "array": "liste", "object": "mapping", "null": "null"}
 
@@ -196,6 +217,9 @@ def french(err) -> str:
         return ("champ inconnu : " + ", ".join(map(str, extra)) + " ; champs permis : "
                 + ", ".join(err.schema.get("properties", {})))
     if v == "pattern":
+        words = PATTERN_WORDS.get(expected)
+        if words:
+            return f"« {_value(instance)} » ne respecte pas le format : {words}"
         return f"« {_value(instance)} » ne respecte pas le format {expected}"
     if v == "minLength":
         return "texte vide" if expected <= 1 else f"texte trop court (au moins {expected} caractères)"
