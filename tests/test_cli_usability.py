@@ -197,6 +197,20 @@ def test_completion_of_citations_books_and_procedures(runner):
     assert _complete(runner, "ruling sh") == ["show"]
 
 
+def test_a_bare_citation_unique_across_books_completes(runner, run):
+    bare = _complete(runner, "ruling show 9-1")
+    assert bare[:5] == ["9-1", "9-10", "9-11", "9-12", "9-13"]
+    assert all(run("show", c).exit_code == 0 for c in bare)  # each completion is a citation `show` accepts
+    assert _complete(runner, "ruling show 9-13") == ["9-13"]
+
+
+def test_a_bare_id_two_books_share_completes_only_with_its_book(runner, run):
+    assert run("show", "jetons-visibles").exit_code == 2  # ambiguous without a book
+    assert "jetons-visibles" not in _complete(runner, "ruling show jetons-")
+    assert [c for c in _complete(runner, "ruling show jetons-") if c.endswith(":jetons-visibles")]
+    assert _complete(runner, "ruling show --book tda jetons-") == ["jetons-visibles"]
+
+
 def test_completion_with_a_missing_base_completes_nothing(runner, tmp_path):
     assert _complete(runner, "ruling show club:9-1")  # the bundled base completes
     assert _complete(runner, f"ruling --kb {tmp_path / 'nulle-part'} show club:9-1") == []
