@@ -207,7 +207,7 @@ def test_a_bare_citation_unique_across_books_completes(runner, run):
 def test_a_bare_id_two_books_share_completes_only_with_its_book(runner, run):
     assert run("show", "jetons-visibles").exit_code == 2  # ambiguous without a book
     assert "jetons-visibles" not in _complete(runner, "ruling show jetons-")
-    assert _complete(runner, "ruling show tda:jetons-") == ["tda:jetons-visibles"]
+    assert "tda:jetons-visibles" in _complete(runner, "ruling show tda:jetons-")
     assert _complete(runner, "ruling show --book tda jetons-") == ["jetons-visibles"]
 
 
