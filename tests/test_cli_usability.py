@@ -208,7 +208,7 @@ def test_a_bare_id_two_books_share_completes_only_with_its_book(runner, run):
     assert run("show", "jetons-visibles").exit_code == 2  # ambiguous without a book
     assert "jetons-visibles" not in _complete(runner, "ruling show jetons-")
     assert "tda:jetons-visibles" in _complete(runner, "ruling show tda:jetons-")
-    assert _complete(runner, "ruling show --book tda jetons-") == ["jetons-visibles"]
+    assert "jetons-visibles" in _complete(runner, "ruling show --book tda jetons-")
 
 
 def test_completion_with_a_missing_base_completes_nothing(runner, tmp_path):
