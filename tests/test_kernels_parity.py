@@ -45,6 +45,7 @@ def node():
     yield ask
     proc.stdin.close()
     proc.wait(timeout=10)
+    proc.stdout.close()  # left open, it is a ResourceWarning in whichever later test the GC runs
 
 
 @pytest.fixture(scope="module")
