@@ -11,9 +11,13 @@ import sys
 import click
 
 from ruling import completion
-from ruling.click_fr import FrenchHelpMixin, RulingCommand
+from ruling.click_fr import FrenchHelpMixin, RulingCommand, refuse_empty_kb
 from ruling.errors import RulingError, UserError
 from ruling.journal.commands import journal_command, journal_options, journal_recorder
+
+
+def _check_kb(ctx, param, value):
+    return refuse_empty_kb(ctx, value)
 
 
 def _wants_json(args) -> bool:
@@ -24,11 +28,29 @@ def _wants_json(args) -> bool:
 
 def _report_error(error: RulingError, as_json: bool) -> int:
     """One French line on stderr, or with `--json` the error document on stdout; the exit status."""
+    from ruling.render.terminal import OutputLost
+
     if as_json:
-        _print_json(error.to_json())
+        try:
+            _print_json(error.to_json())
+        except OutputLost as lost:  # the document cannot reach stdout: say why on stderr
+            return _report_lost_output(lost)
     else:
         click.echo(f"Erreur : {error}", err=True)
     return error.exit_code
+
+
+def _report_lost_output(error: Exception) -> int:
+    """The output could not be written: one French line on stderr (even with --json: stdout is
+    what failed), exit status 2, and nothing more tried on stdout."""
+    from ruling.render.terminal import discard_pending_output
+
+    discard_pending_output()
+    try:
+        click.echo(f"Erreur : {error}", err=True)
+    except (OSError, ValueError):
+        pass
+    return 2
 
 
 class RulingGroup(FrenchHelpMixin, click.Group):
@@ -58,14 +80,31 @@ class RulingGroup(FrenchHelpMixin, click.Group):
         extra.setdefault("color", True)
         with guarded_output():
             rv = self._main(args, prog_name, complete_var, **extra)
+            rv = self._flush_output(rv)
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    @staticmethod
+    def _flush_output(rv):
+        """What is still buffered for stdout, written now: a full disk must be reported here,
+        not lost in the interpreter's last flush."""
+        from ruling.render.terminal import OutputLost
+
+        try:
+            sys.stdout.flush()
+        except OutputLost as e:
+            return _report_lost_output(e)
+        return rv
+
     def _main(self, args, prog_name, complete_var, **extra):
+        from ruling.render.terminal import OutputLost
+
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False, **extra)
+        except OutputLost as e:
+            rv = _report_lost_output(e)
         except RulingError as e:
             rv = _report_error(e, _wants_json(args))
         except click.ClickException as e:
@@ -94,7 +133,7 @@ def _print_json(data) -> None:
 
 @click.group(cls=RulingGroup, subcommand_metavar="COMMANDE [ARGUMENTS]...",
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--kb", "kb_path", envvar="RULING_KB", metavar="DOSSIER",
+@click.option("--kb", "kb_path", envvar="RULING_KB", metavar="DOSSIER", callback=_check_kb,
               help="Dossier de la base de règles (par défaut : celle fournie avec ruling) ; "
                    "avant ou après la commande.")
 @click.version_option(package_name="ruling", message="ruling %(version)s", help="Affiche la version et quitte.")

@@ -9,7 +9,7 @@ import re
 
 import click
 
-from ruling.errors import shown
+from ruling.errors import UserError, shown
 from ruling.kb.model import closest
 
 
@@ -108,10 +108,20 @@ class FrenchCommand(FrenchHelpMixin, click.Command):
     """A click command whose help speaks French."""
 
 
+def refuse_empty_kb(ctx, value):
+    """`--kb ''` (often `--kb "$UNSET"`) would silently mean the bundled base: refused instead.
+    An empty `RULING_KB` counts as unset (click reads it so), as documented in the README."""
+    if value == "" and not ctx.resilient_parsing:
+        raise UserError("--kb vide ; indiquez le dossier de la base de règles (par exemple --kb rulebook/), "
+                        "ou retirez --kb pour utiliser la base fournie avec ruling")
+    return value
+
+
 def _set_kb_late(ctx, param, value):
     """`--kb` given after the command (`ruling show 9-13 --kb DOSSIER`) counts as if given before it."""
     if value is None:
         return
+    refuse_empty_kb(ctx, value)
     root = ctx.find_root()
     if root.obj is not None:
         root.obj["kb_path"] = value

@@ -42,14 +42,26 @@ def book_revisions(ctx, param, incomplete: str) -> list[str]:
 
 
 def citations(ctx, param, incomplete: str) -> list[str]:
-    """`club:9-13`, `club@v1:8-10`; a bare number completes within `--book` when it is given."""
+    """`club:9-13`, `club@v1:8-10`; a bare number completes within `--book` when it is given,
+    and otherwise when only one book's current revision has it (as `ruling show 9-13` reads it)."""
     kb = _kb(ctx)
     if kb is None:
         return []
     book = ctx.params.get("book")
     if book and ":" not in incomplete:
         return _matching([c.id for c in kb.clauses(book.lower())], incomplete)
-    return _matching([c.citation for c in kb.clauses(all_revisions=True)], incomplete)
+    full = [c.citation for c in kb.clauses(all_revisions=True)]
+    if ":" in incomplete:
+        return _matching(full, incomplete)
+    return _matching(unique_bare_ids(kb) + full, incomplete)
+
+
+def unique_bare_ids(kb) -> list[str]:
+    """Clause ids that only one book's current revision has, in reading order."""
+    books_of: dict[str, set[str]] = {}
+    for c in kb.clauses():
+        books_of.setdefault(c.id, set()).add(c.book)
+    return [i for i, books in books_of.items() if len(books) == 1]
 
 
 def procedure_ids(ctx, param, incomplete: str) -> list[str]:

@@ -1114,11 +1114,11 @@ def open_index(kb) -> SearchIndex:
 
 def _open_cached(final: Path) -> SearchIndex | None:
     """The finished index folder `final`, opened; a damaged or untrusted one is removed."""
-    from ruling.kb.cache import touch, trusted_entry
+    from ruling.kb.cache import touch, trusted_folder
 
     if not final.is_dir() and not final.is_symlink():
         return None
-    index = _open_dir(final, str(final)) if trusted_entry(final) else None
+    index = _open_dir(final, str(final)) if trusted_folder(final) else None
     if index is None:
         _remove_dir(final)
         return None

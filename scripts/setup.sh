@@ -41,8 +41,13 @@ echo "setup : installation de ruling${extras:+ [$extras]} dans .venv (une seule 
 spec="."
 [ -n "$extras" ] && spec=".[$extras]"
 if ! .venv/bin/python -m pip install --disable-pip-version-check -e "$spec" >.venv/setup.log 2>&1; then
-  tail -n 15 .venv/setup.log >&2
-  echo "setup : l'installation a échoué (journal complet : .venv/setup.log)" >&2
+  # Offline (the usual cause on a first install): pip's ~30 lines of traceback stay in the log.
+  if grep -Eq 'NewConnectionError|ProxyError|Failed to establish a new connection|Temporary failure in name resolution|Network is unreachable|Could not fetch URL|No matching distribution found|from versions: none' .venv/setup.log; then
+    echo "setup : les dépôts de paquets (PyPI) n'ont pas pu être joints (pas de réseau ?) ; connectez-vous puis relancez (détail : .venv/setup.log)" >&2
+  else
+    tail -n 15 .venv/setup.log >&2
+    echo "setup : l'installation a échoué (journal complet : .venv/setup.log)" >&2
+  fi
   exit 1
 fi
 # Material for MkDocs 9.x prints an end-of-life banner on every build (support ends 2027-05-05, noted

@@ -34,7 +34,9 @@ BREAKAGES = {
                             "    outcome: bruler-premiere-du-flop\n    decision: autre décision\n",
                             "clé « decision » en double dans ce mapping"),
     "clause-id-with-newline": (CHAPTER9, "- id: 9-2\n", '- id: "9-2\\n"\n',
-                               "« 9-2\\n » ne respecte pas le format"),
+                               "« 9-2\\n » ne respecte pas le format : un id commence par une lettre ou un "
+                               "chiffre, puis lettres, chiffres, « - », « _ » ou « . » ; pas d'espace ni de saut "
+                               "de ligne"),
     "tab-indentation": (CHAPTER9, "- id: 9-2\n", "- id: 9-2\n\ttopics: []\n",
                         "YAML invalide : tabulation dans l'indentation ; YAML s'indente avec des espaces"),
     "alias-bomb-in-chapter": (CHAPTER9, "- id: 9-2\n", "- id: 9-2\n  topics: *d\n", "alias trop nombreux"),
@@ -127,3 +129,31 @@ def test_a_ref_written_in_the_text_must_be_listed(run, kb_copy):
     edit(kb_copy, "club/02-donne.yaml", "  refs:\n  - 2-17\n", "")
     out = run("check", kb_path=kb_copy).output
     assert "la règle 2-4 renvoie à « 2-17 » dans son texte, absent de refs" in out
+
+
+@pytest.mark.parametrize("rel, old, new, expected", [
+    (CHAPTER9, "- id: 9-2\n", "- id: 9 2\n",
+     "id : « 9 2 » ne respecte pas le format : un id commence par une lettre ou un chiffre, puis lettres, chiffres, "
+     "« - », « _ » ou « . » ; pas d'espace ni de saut de ligne"),
+    (PROC, "id: flop-irregulier\n", "id: Flop_irrégulier\n",
+     "id : « Flop_irrégulier » ne respecte pas le format : un id commence par une minuscule sans accent ou un "
+     "chiffre, puis minuscules, chiffres ou « - » ; pas d'espace ni de saut de ligne"),
+])
+def test_an_id_failing_its_pattern_is_explained_in_words_not_as_a_regex(run, kb_copy, rel, old, new, expected):
+    edit(kb_copy, rel, old, new)
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "ne respecte pas le format" in line]
+    assert lines and all(line.endswith(expected) for line in lines), result.output
+    assert "^" not in result.output and "[A-Za-z0-9]" not in result.output
+
+
+def test_every_pattern_of_the_schemas_is_said_in_words():
+    import re as re_
+
+    from conftest import RULEBOOK
+    from ruling.kb.schemas import PATTERN_WORDS
+
+    patterns = {p for f in (RULEBOOK / "schema").glob("*.schema.json")
+                for p in re_.findall(r'"pattern": "((?:[^"\\]|\\.)*)"', f.read_text(encoding="utf-8"))}
+    assert patterns and patterns <= set(PATTERN_WORDS), patterns - set(PATTERN_WORDS)

@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 
@@ -117,6 +119,29 @@ def test_kb_option_and_env_var(run, kb_copy, monkeypatch):
     assert "est interdit" in run("show", "club:9-1", kb_path=kb_copy).output
     monkeypatch.setenv("RULING_KB", str(kb_copy))
     assert "est interdit" in run("show", "club:9-1").output
+
+
+EMPTY_KB = ("Erreur : --kb vide ; indiquez le dossier de la base de règles (par exemple --kb rulebook/), "
+            "ou retirez --kb pour utiliser la base fournie avec ruling\n")
+
+
+@pytest.mark.parametrize("argv", [["--kb", "", "show", "9-13"], ["show", "9-13", "--kb", ""], ["--kb=", "list"]])
+def test_an_empty_kb_option_is_refused_not_taken_for_the_bundled_base(run, argv):
+    result = run(*argv)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", EMPTY_KB)
+
+
+def test_an_empty_kb_option_with_json_is_a_json_error(run):
+    result = run("show", "9-13", "--json", "--kb", "")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["message"] == EMPTY_KB[len("Erreur : "):-1]
+
+
+def test_an_empty_ruling_kb_counts_as_unset(run, monkeypatch):
+    monkeypatch.setenv("RULING_KB", "")
+    result = run("show", "9-13")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("club:9-13 ")
 
 
 def test_missing_kb_folder(run, tmp_path):

@@ -197,7 +197,35 @@ def test_completion_of_citations_books_and_procedures(runner):
     assert _complete(runner, "ruling sh") == ["show"]
 
 
+def test_a_bare_citation_unique_across_books_completes(runner, run):
+    bare = _complete(runner, "ruling show 9-1")
+    assert bare[:5] == ["9-1", "9-10", "9-11", "9-12", "9-13"]
+    assert all(run("show", c).exit_code == 0 for c in bare)  # each completion is a citation `show` accepts
+    assert _complete(runner, "ruling show 9-13") == ["9-13"]
+
+
+def test_a_bare_id_two_books_share_completes_only_with_its_book(runner, run):
+    assert run("show", "jetons-visibles").exit_code == 2  # ambiguous without a book
+    assert "jetons-visibles" not in _complete(runner, "ruling show jetons-")
+    assert "tda:jetons-visibles" in _complete(runner, "ruling show tda:jetons-")
+    assert "jetons-visibles" in _complete(runner, "ruling show --book tda jetons-")
+
+
 def test_completion_with_a_missing_base_completes_nothing(runner, tmp_path):
     assert _complete(runner, "ruling show club:9-1")  # the bundled base completes
     assert _complete(runner, f"ruling --kb {tmp_path / 'nulle-part'} show club:9-1") == []
     assert _complete(runner, f"ruling show --kb {tmp_path / 'nulle-part'} club:9-1") == []
+
+
+@pytest.mark.parametrize("command", [["decide", "flop-irregulier", "--book", "club"], ["compare", "flop-irregulier"]])
+def test_two_different_answers_to_one_question_are_refused_naming_both(run, command):
+    result = run(*command, "-a", "defaut=premature", "-a", "defaut=carte-exposee")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == ("Erreur : deux réponses différentes à la question « defaut » : -a defaut=premature "
+                             "et -a defaut=carte-exposee ; gardez-en une seule\n")
+
+
+def test_the_same_answer_given_twice_is_accepted(run):
+    once = run("decide", "flop-irregulier", "--book", "club", "-a", "defaut=premature")
+    twice = run("decide", "flop-irregulier", "--book", "club", "-a", "defaut=premature", "-a", "defaut= premature")
+    assert (twice.exit_code, twice.stdout) == (0, once.stdout)

@@ -161,17 +161,17 @@ def test_a_revision_folder_linked_outside_the_book_is_refused(run, kb_copy, tmp_
 
 
 @pytest.mark.parametrize("schema, expected", [
-    ('{"type": 5}', "schéma invalide (5 is not valid under any of the given schemas) ; attendu un JSON Schema "
-                    "2020-12 valide"),
+    ('{"type": 5}', "schéma invalide (type : « 5 » n'est pas un type ; attendu l'un de string, integer, number, "
+                    "boolean, array, object, null, ou une liste de ces noms) ; attendu un JSON Schema 2020-12 valide"),
     ('{"type": "object", "properties": {"id": {"type": "string", "pattern": "(["}}}',
-     "schéma invalide ('([' is not a 'regex') ; attendu un JSON Schema 2020-12 valide"),
+     "schéma invalide (properties/id/pattern : « ([ » n'est pas une expression régulière valide) ; attendu un "
+     "JSON Schema 2020-12 valide"),
     ('{"$ref": "https://example.invalid/chapter.json"}',
      "schéma illisible : référence distante « https://example.invalid/chapter.json » refusée (jamais téléchargée) ; "
      "seules les références internes (#/…) sont permises"),
     ('{"type": "object", "properties": {"x": {"$ref": "other.json#/x"}}}',
      "schéma illisible : référence distante « other.json#/x » refusée (jamais téléchargée) ; "
      "seules les références internes (#/…) sont permises"),
-    ('{"type": ', "schéma illisible : Expecting value: line 1 column 10 (char 9)"),
 ])
 def test_a_schema_that_is_not_a_valid_schema_is_a_problem_not_a_traceback(run, kb_copy, monkeypatch, schema, expected):
     import socket
@@ -184,6 +184,40 @@ def test_a_schema_that_is_not_a_valid_schema_is_a_problem_not_a_traceback(run, k
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 1
     assert f"rulebook/schema/chapter.schema.json: {expected}" in result.output.splitlines(), result.output
+
+
+@pytest.mark.parametrize("schema, expected", [
+    ('{"type": ', "rulebook/schema/chapter.schema.json:1: schéma illisible : valeur attendue ligne 1, colonne 10 ; "
+                  "attendu un fichier JSON"),
+    ("", "rulebook/schema/chapter.schema.json:1: schéma illisible : valeur attendue ligne 1, colonne 1 ; "
+         "attendu un fichier JSON"),
+    ('{\n  "type": "object",\n  x\n}', "rulebook/schema/chapter.schema.json:3: schéma illisible : nom de champ "
+                                         "entre guillemets doubles attendu ligne 3, colonne 3 ; attendu un fichier JSON"),
+])
+def test_a_schema_that_is_not_json_is_named_in_french_with_its_line(run, kb_copy, schema, expected):
+    (kb_copy / "schema" / "chapter.schema.json").write_text(schema, encoding="utf-8")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert expected in result.output.splitlines(), result.output
+
+
+@pytest.mark.parametrize("schema", ['{"type": 5}', "pas du JSON"])
+def test_coverage_is_unknown_not_100_percent_when_the_chapters_could_not_be_validated(run, kb_copy, schema):
+    (kb_copy / "schema" / "chapter.schema.json").write_text(schema, encoding="utf-8")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert "couverture club : inconnue (ses fichiers n'ont pas pu être validés ; corrigez d'abord les problèmes " \
+           "ci-dessus)" in lines, result.output
+    assert not any("0/0" in line or "(100 %)" in line for line in lines), result.output
+    data = json.loads(run("check", "--json", kb_path=kb_copy).output)
+    assert data["coverage"]["club"] == {"normative": None, "covered": None, "uncovered": [], "known": False}
+
+
+def test_coverage_is_counted_for_a_clean_base(run):
+    data = json.loads(run("check", "--json").output)
+    assert data["coverage"]["club"]["known"] is True
+    assert data["coverage"]["club"]["covered"] == data["coverage"]["club"]["normative"] > 0
 
 
 @pytest.mark.parametrize("path", ["/", "/etc"])

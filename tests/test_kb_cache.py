@@ -99,6 +99,19 @@ def test_unwritable_cache_directory_falls_back_to_no_cache(tmp_path, monkeypatch
     assert load_kb(RULEBOOK).clause("club:1-2").id == "1-2"
 
 
+def test_a_regular_file_where_the_cache_folder_should_be_is_called_a_file(tmp_path):
+    home = tmp_path / "cache"
+    home.mkdir()
+    (home / "ruling").write_text("pas un cache", encoding="utf-8")
+    result = cli(["show", "club:1-2"], home)
+    assert result.returncode == 0
+    assert CLAUSE_1_2 in result.stdout
+    assert result.stderr == (f"Avertissement : cache « {home / 'ruling'} » refusé : c'est un fichier, pas un dossier ; "
+                             "le cache reste en mémoire pour cette commande (supprimez ce fichier, ou choisissez "
+                             "un autre XDG_CACHE_HOME)\n")
+    assert (home / "ruling").read_text(encoding="utf-8") == "pas un cache"
+
+
 def test_an_edit_changes_the_digest_and_is_seen(fresh_cache, kb_copy):
     load_kb(kb_copy)
     chapter = kb_copy / "club" / "01-regles-generales.yaml"
@@ -297,7 +310,7 @@ def test_a_planted_cache_runs_nothing_and_serves_nothing(tmp_path, hostile):
         reason = "d'autres utilisateurs peuvent y écrire (droits 0777, attendu 0700)"
     else:
         if os.geteuid() != 0:
-            pytest.skip("chown to another user needs root")
+            pytest.skip("changer le propriétaire demande les droits root (chown vers un autre utilisateur)")
         os.chmod(folder, 0o700)
         for path in [folder, *folder.rglob("*")]:
             os.lchown(path, 65534, 65534)
@@ -327,6 +340,43 @@ def test_a_planted_index_in_our_own_folder_is_not_opened_when_others_could_write
     assert not marker.exists()
     assert json.loads(result.stdout)["hits"]
     assert stat.S_IMODE(os.stat(index).st_mode) & 0o022 == 0  # rebuilt by us
+
+
+@pytest.mark.parametrize("hostile", ["toc-world-writable", "toc-group-writable", "toc-foreign-owner",
+                                     "toc-symlink", "subfolder"])
+def test_a_planted_index_file_in_our_private_index_folder_is_never_unpickled(fresh_cache, tmp_path, hostile):
+    """The cache folder and the index folder are ours and 0700, but one file in the index is
+    not: whoosh would unpickle its table of contents, so the index is rebuilt, never opened."""
+    marker = tmp_path / "code-ran"
+    index = _plant(fresh_cache, marker, tmp_path)
+    os.chmod(fresh_cache, 0o700)
+    os.chmod(index, 0o700)
+    for path in index.iterdir():
+        os.chmod(path, 0o600)
+    evil = index / "_MAIN_99.toc"
+    if hostile == "toc-world-writable":
+        os.chmod(evil, 0o666)
+    elif hostile == "toc-group-writable":
+        os.chmod(evil, 0o620)
+    elif hostile == "toc-foreign-owner":
+        if os.geteuid() != 0:
+            pytest.skip("changer le propriétaire d'un fichier demande les droits root")
+        os.lchown(evil, 65534, 65534)
+    elif hostile == "toc-symlink":
+        outside = tmp_path / "outside.toc"
+        evil.rename(outside)
+        evil.symlink_to(outside)
+    else:
+        (index / "sub").mkdir(mode=0o700)
+    (fresh_cache / f"kb-{index.name[6:]}.marshal").unlink()
+    assert _attack_is_live(index, marker)
+    result = cli(["search", "carte brulee", "--json"], fresh_cache.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert not marker.exists()
+    assert json.loads(result.stdout)["hits"]
+    assert not (index / "_MAIN_99.toc").exists() and not (index / "sub").exists()  # rebuilt by us
+    assert all(p.stat().st_uid == os.geteuid() for p in index.iterdir())
 
 
 # -- hygiene ---------------------------------------------------------------------------------

@@ -78,6 +78,22 @@ def test_a_second_run_installs_nothing_and_needs_no_network(installed):
     assert log.stat().st_mtime_ns == before
 
 
+def test_an_offline_first_install_says_so_in_one_french_line(tmp_path):
+    """No package repository reachable: pip's traceback stays in .venv/setup.log, one line on screen."""
+    project = _tiny_project(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in ("RULING_PYTHON", "PIP_FIND_LINKS", "no_proxy", "NO_PROXY")}
+    env.update({"PIP_CONFIG_FILE": os.devnull, "PIP_INDEX_URL": "https://pypi.org/simple", "PIP_RETRIES": "0",
+                "PIP_DEFAULT_TIMEOUT": "2", "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"})
+    result = subprocess.run(["bash", "scripts/setup.sh"], cwd=project, env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "setup : installation de ruling dans .venv (une seule fois ; journal : .venv/setup.log)",
+        "setup : les dépôts de paquets (PyPI) n'ont pas pu être joints (pas de réseau ?) ; connectez-vous puis "
+        "relancez (détail : .venv/setup.log)"]
+    assert "ERROR" in (project / ".venv" / "setup.log").read_text(encoding="utf-8")
+
+
 def test_the_mkdocs_banner_is_silenced_in_the_venv(installed):
     out = subprocess.run([str(installed.dir / ".venv" / "bin" / "python"), "-c",
                           "import os; print(os.environ.get('NO_MKDOCS_2_WARNING'))"],

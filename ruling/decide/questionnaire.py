@@ -20,13 +20,18 @@ MAX_MAPPING_BYTES = 1 << 20  # an answers or profile file holds a few lines
 # -- answers from the command line and files ------------------------------------------------------
 
 def parse_pairs(pairs) -> dict:
-    """`-a key=value` options into a mapping; a pair without `=` is a French error."""
-    out = {}
+    """`-a key=value` options into a mapping; a pair without `=`, or two different answers to one
+    question (the last would silently win), is a French error."""
+    out: dict = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise UserError(f"réponse « {pair} » mal formée ; attendu question=réponse (ex. -a defaut=premature)")
-        out[key.strip()] = value.strip()
+            raise UserError(f"réponse « {shown(pair)} » mal formée ; attendu question=réponse (ex. -a defaut=premature)")
+        key, value = key.strip(), value.strip()
+        if key in out and out[key] != value:
+            raise UserError(f"deux réponses différentes à la question « {shown(key)} » : -a {shown(key)}={shown(out[key])} "
+                            f"et -a {shown(key)}={shown(value)} ; gardez-en une seule")
+        out[key] = value
     return out
 
 

@@ -50,8 +50,9 @@ def usable_cache_dir() -> Path | None:
         return None
     reason = unsafe_reason(st)
     if reason:
+        what = "dossier" if stat.S_ISDIR(st.st_mode) else "fichier"
         warn(f"cache « {path} » refusé : {reason} ; le cache reste en mémoire pour cette commande "
-             f"(supprimez ce dossier, ou choisissez un autre XDG_CACHE_HOME)")
+             f"(supprimez ce {what}, ou choisissez un autre XDG_CACHE_HOME)")
         return None
     if stat.S_IMODE(st.st_mode) & 0o077:
         try:
@@ -63,6 +64,8 @@ def usable_cache_dir() -> Path | None:
 
 def unsafe_reason(st: os.stat_result) -> str | None:
     """Why a cache folder with this stat must not be trusted, or None."""
+    if stat.S_ISREG(st.st_mode):
+        return "c'est un fichier, pas un dossier"
     if not stat.S_ISDIR(st.st_mode):
         return "ce n'est pas un dossier"
     if st.st_uid != os.geteuid():
@@ -82,6 +85,29 @@ def trusted_entry(path: Path) -> bool:
     if stat.S_ISLNK(st.st_mode):
         return False
     return st.st_uid == os.geteuid() and not stat.S_IMODE(st.st_mode) & 0o022
+
+
+def trusted_folder(path: Path) -> bool:
+    """Whether a cache folder (a search index) and every file in it are ours and not writable by others.
+
+    whoosh unpickles the index's table of contents (`_MAIN_*.toc`): a file in it that another
+    user owns or could rewrite, a symbolic link or anything but a regular file makes the whole
+    folder untrusted, even inside a private folder of ours."""
+    if not trusted_entry(path):
+        return False
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode):
+            return False
+        with os.scandir(path) as entries:
+            for entry in entries:
+                est = entry.stat(follow_symlinks=False)
+                if not stat.S_ISREG(est.st_mode) or est.st_uid != os.geteuid() \
+                        or stat.S_IMODE(est.st_mode) & 0o022:
+                    return False
+    except OSError:
+        return False
+    return True
 
 
 def warn(message: str) -> None:

@@ -93,11 +93,13 @@ class Schemas:
             validator = cls(schema, registry=Registry())  # an empty registry: nothing is ever retrieved
         except FileProblem as e:
             problems.append(Problem(display, e.line, f"schéma illisible : {e.message}"))
-        except ValueError as e:  # JSON syntax, remote ref
+        except json.JSONDecodeError as e:
+            problems.append(Problem(display, e.lineno, f"schéma illisible : {json_error_fr(e)} ; "
+                                                       "attendu un fichier JSON"))
+        except ValueError as e:  # remote ref
             problems.append(Problem(display, 0, f"schéma illisible : {shown(e)}"))
         except Exception as e:  # jsonschema.SchemaError and the like
-            what = getattr(e, "message", None) or str(e).splitlines()[0]
-            problems.append(Problem(display, 0, f"schéma invalide ({shown(what)}) ; "
+            problems.append(Problem(display, 0, f"schéma invalide ({schema_error_fr(e)}) ; "
                                                 "attendu un JSON Schema 2020-12 valide"))
         self._validators[name] = validator
         return validator
@@ -118,6 +120,58 @@ class Schemas:
             field_name = ".".join(str(k) for k in where) or "(document)"
             problems.append(Problem(doc.display, doc.line(*where), f"{field_name} : {french(err)}"))
         return not errors
+
+
+_JSON_MESSAGES = {
+    "Expecting value": "valeur attendue",
+    "Expecting property name enclosed in double quotes": "nom de champ entre guillemets doubles attendu",
+    "Expecting ',' delimiter": "virgule attendue",
+    "Expecting ':' delimiter": "deux-points attendu",
+    "Unterminated string starting at": "texte entre guillemets non terminé",
+    "Invalid control character at": "caractère de contrôle non permis",
+    "Invalid \\escape": "séquence d'échappement (\\…) non valide",
+    "Invalid \\uXXXX escape": "échappement \\uXXXX non valide",
+    "Extra data": "texte en trop après la fin du document",
+}
+
+
+def json_error_fr(e: json.JSONDecodeError) -> str:
+    """A JSON syntax error in French, with its line and column: « valeur attendue ligne 1, colonne 1 »."""
+    what = _JSON_MESSAGES.get(e.msg, "syntaxe JSON non valide")
+    return f"{what} ligne {e.lineno}, colonne {e.colno}"
+
+
+def schema_error_fr(e: Exception) -> str:
+    """Why a schema is not a valid JSON Schema, in French, with where in the schema."""
+    if getattr(e, "validator", None) is None:
+        return "le schéma ne peut pas être appliqué"
+    path = list(getattr(e, "absolute_path", ()))
+    where = "/".join(str(k) for k in path) or "(racine)"
+    if path and path[-1] == "type" and e.validator in ("anyOf", "enum", "type"):
+        return (f"{where} : « {_value(e.instance)} » n'est pas un type ; attendu l'un de "
+                f"{', '.join(_TYPES)}, ou une liste de ces noms")
+    return f"{where} : {french(e)}"
+
+
+_NO_SPACE = "pas d'espace ni de saut de ligne"
+_ID_WORDS = "une lettre ou un chiffre, puis lettres, chiffres, « - », « _ » ou « . »"
+#: The patterns of `rulebook/schema/`, said in words (a rule editor does not read regexes).
+PATTERN_WORDS = {
+    "^[A-Za-z0-9][A-Za-z0-9_.-]*$": f"un id commence par {_ID_WORDS} ; {_NO_SPACE}",
+    "^([a-z0-9_-]+:)?[A-Za-z0-9][A-Za-z0-9_.-]*$":
+        f"une citation est un id de règle ({_ID_WORDS}), précédé si besoin du livre et de « : » "
+        f"(club:9-13) ; {_NO_SPACE}",
+    "^([a-z0-9_-]+:)?[A-Za-z0-9][A-Za-z0-9_.-]*(#[0-9a-f]{6})?$":
+        f"une citation est un id de règle ({_ID_WORDS}), précédé si besoin du livre et de « : », suivi si "
+        f"besoin de « # » et de 6 chiffres hexadécimaux (club:9-13#1a2b3c) ; {_NO_SPACE}",
+    "^[A-Za-z0-9_.-]+$": f"seulement des lettres sans accent, chiffres, « - », « _ » ou « . » ; {_NO_SPACE}",
+    "^[a-z0-9-]+$": f"seulement des minuscules sans accent, chiffres ou « - » ; {_NO_SPACE}",
+    "^[a-z0-9_-]+$": f"seulement des minuscules sans accent, chiffres, « - » ou « _ » ; {_NO_SPACE}",
+    "^[a-z0-9][a-z0-9-]*$": f"un id commence par une minuscule sans accent ou un chiffre, puis minuscules, "
+                            f"chiffres ou « - » ; {_NO_SPACE}",
+    "^[a-z][a-z0-9-]*$": f"un id commence par une minuscule sans accent, puis minuscules, chiffres ou « - » ; "
+                         f"{_NO_SPACE}",
+}
 
 
 _TYPES = {"string": "texte", "integer": "entier", "number": "nombre", "boolean": "booléen (true/false)",
@@ -163,6 +217,9 @@ def french(err) -> str:
         return ("champ inconnu : " + ", ".join(map(str, extra)) + " ; champs permis : "
                 + ", ".join(err.schema.get("properties", {})))
     if v == "pattern":
+        words = PATTERN_WORDS.get(expected)
+        if words:
+            return f"« {_value(instance)} » ne respecte pas le format : {words}"
         return f"« {_value(instance)} » ne respecte pas le format {expected}"
     if v == "minLength":
         return "texte vide" if expected <= 1 else f"texte trop court (au moins {expected} caractères)"
@@ -188,6 +245,9 @@ def french(err) -> str:
         return "éléments en double dans la liste"
     if v == "propertyNames":
         return f"nom de champ non permis : {_value(instance)}"
+    if v == "format":
+        kind = {"regex": "une expression régulière valide"}.get(expected, f"au format {expected}")
+        return f"« {_value(instance)} » n'est pas {kind}"
     if v == "not":
         return f"valeur « {_value(instance)} » non permise"
     return f"valeur non conforme au schéma ({v})"

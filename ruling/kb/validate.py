@@ -29,6 +29,10 @@ class CheckReport:
     def to_text(self) -> str:
         lines = [str(p) for p in self.problems]
         for book, cov in self.coverage.items():
+            if not cov["known"]:
+                lines.append(f"couverture {book} : inconnue (ses fichiers n'ont pas pu être validés ; "
+                             "corrigez d'abord les problèmes ci-dessus)")
+                continue
             pct = 100 * cov["covered"] / cov["normative"] if cov["normative"] else 100.0
             lines.append(f"couverture {book} : {cov['covered']}/{cov['normative']} règles normatives ({pct:.0f} %)")
             if cov["uncovered"]:
@@ -47,7 +51,7 @@ def coverage(kb) -> dict:
         normative = [c for c in book.current.clauses() if c.kind == "normative"]
         uncovered = [c.citation for c in normative if c.citation not in cited and not c.procedure]
         out[book.id] = {"normative": len(normative), "covered": len(normative) - len(uncovered),
-                        "uncovered": uncovered}
+                        "uncovered": uncovered, "known": True}
     return out
 
 
@@ -58,13 +62,31 @@ def check_kb(path=None) -> CheckReport:
     consequence of the problem already named (a procedure file that did not load)."""
     root = resolve_root(path)
     kb, problems = parse_kb(root)
+    loading_problems = list(problems)
     loading_failed = bool(problems)
     for proc in kb.procedures:
         problems.extend(hash_problems(kb, proc, missing=True, stale=True))
     cov = coverage(kb)
     if not loading_failed:  # a file that did not load would be reported again as 100 uncited clauses
         problems.extend(coverage_problems(kb, cov))
+    for book in unvalidated_books(root, kb, loading_problems):
+        cov[book] = {"normative": None, "covered": None, "uncovered": [], "known": False}
     return CheckReport(problems=problems, coverage=cov)
+
+
+def unvalidated_books(root, kb, problems: list[Problem]) -> set[str]:
+    """Books whose coverage cannot be counted: a loading problem in one of their files, or in a schema
+    (then no chapter may have been validated, and 0/0 would read as 100 %)."""
+    ids = {b.id for b in kb.books}
+    out = set()
+    for p in problems:
+        parts = str(p.file).replace("\\", "/").split("/")
+        if len(parts) >= 2 and parts[0] == root.name:
+            if parts[1] == "schema":
+                return ids
+            if parts[1] in ids:
+                out.add(parts[1])
+    return out
 
 
 NO_PROCEDURE_RE = re.compile(r"^none — \S")

@@ -6,10 +6,14 @@ escape (`\\x1b`), keeping line breaks and tabs, and keeps only the few styles `r
 prints (bold, the diff's red and green, search highlights) when the output is a terminal.
 `guarded_output` applies it to everything written to stdout and stderr while a command runs:
 the one place text is written to the terminal. Standard library only (`ruling show` stays fast).
+It also turns a write that fails (a full disk, a closed stdout) into `OutputLost`, which the
+command line reports as one French line on stderr with exit status 2; a broken pipe (`| head`)
+is left to click, which keeps it quiet.
 """
 from __future__ import annotations
 
 import contextlib
+import errno
 import re
 import sys
 
@@ -43,6 +47,68 @@ def visible(text: str, keep_styles: bool = False) -> str:
     return "".join(out)
 
 
+class OutputLost(Exception):
+    """The command's output could not be written (full disk, closed stdout…): its French reason."""
+
+    def __init__(self, reason: str):
+        super().__init__(f"impossible d'écrire la sortie : {reason}")
+
+
+def _lost(error: OSError) -> OutputLost:
+    if error.errno == errno.ENOSPC:
+        return OutputLost("disque plein (libérez de la place ou redirigez la sortie ailleurs)")
+    if error.errno == errno.EBADF:
+        return OutputLost("la sortie standard est fermée (redirigez-la vers un fichier, ou vers /dev/null)")
+    return OutputLost(f"{error.strerror or error} (vérifiez le fichier ou l'appareil où va la sortie)")
+
+
+class ClosedOutput:
+    """What stdout is when the process was started with it closed (`ruling show 9-13 >&-`):
+    every write fails, so the command reports it instead of losing its output in silence."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, text) -> int:
+        raise OSError(errno.EBADF, "sortie standard fermée")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self):  # bytes (`journal --csv`) fail the same way
+        return self
+
+
+class _GuardedBinary:
+    """stdout's byte buffer (bytes go out as they are), with the same report of a failed write."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, data) -> int:
+        return _reporting(self._stream.write, data)
+
+    def flush(self) -> None:
+        _reporting(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _reporting(call, *args):
+    """`call(*args)`, a failed write raised as OutputLost (a broken pipe stays click's)."""
+    try:
+        return call(*args)
+    except OSError as e:
+        if e.errno == errno.EPIPE:
+            raise
+        raise _lost(e) from None
+
+
 class GuardedStream:
     """A text stream that writes through `visible`: styles kept only when it is a terminal."""
 
@@ -53,8 +119,15 @@ class GuardedStream:
         if not isinstance(text, str):  # click probes for a binary stream with write(b"")
             raise TypeError("GuardedStream writes text only")
         keep = self.isatty()
-        self._stream.write(visible(text, keep_styles=keep))
+        _reporting(self._stream.write, visible(text, keep_styles=keep))
         return len(text)
+
+    def flush(self) -> None:
+        _reporting(self._stream.flush)
+
+    @property
+    def buffer(self):
+        return _GuardedBinary(self._stream.buffer)  # AttributeError when there is none, as before
 
     def isatty(self) -> bool:
         try:
@@ -70,7 +143,9 @@ class GuardedStream:
 def guarded_output():
     """Route sys.stdout and sys.stderr through `visible` for the duration of a command."""
     saved = sys.stdout, sys.stderr
-    if sys.stdout is not None and not isinstance(sys.stdout, GuardedStream):
+    if sys.stdout is None:
+        sys.stdout = GuardedStream(ClosedOutput())
+    elif not isinstance(sys.stdout, GuardedStream):
         sys.stdout = GuardedStream(sys.stdout)
     if sys.stderr is not None and not isinstance(sys.stderr, GuardedStream):
         sys.stderr = GuardedStream(sys.stderr)
@@ -78,3 +153,16 @@ def guarded_output():
         yield
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def discard_pending_output() -> None:
+    """After a failed write, point stdout at /dev/null so the interpreter's last flush of what
+    is still buffered raises nothing (and sets no exit status of its own)."""
+    import os
+
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (AttributeError, OSError, ValueError):  # no real file behind stdout (CliRunner, closed)
+        pass
