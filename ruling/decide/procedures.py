@@ -294,7 +294,7 @@ def _template_problems(doc, where: tuple, outcome: str, template, names: set, ca
     line = doc.line(*where)
     if isinstance(template, dict):
         if not cases:
-            return [Problem(doc.display, line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
+            return [Problem(doc.display, doc.line("rules", i, "interpretation", c) if c else line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
                                                "pas de cas ; écrivez une seule phrase")]
         for key in template:
             if key not in cases:
@@ -327,12 +327,13 @@ def _interpretation_problems(doc, i: int, rdata: dict, cases) -> list[Problem]:
     if isinstance(reading, dict):
         unknown = [c for c in reading if c not in cases]
         if unknown or not isinstance(decision, dict):
+            line = doc.line("rules", i, "interpretation", unknown[0]) if unknown else line
             return [Problem(doc.display, line, f"interpretation de « {outcome} » : cas inconnu(s) "
                                                f"{', '.join(unknown) or ', '.join(reading)} ; cas : {', '.join(cases) or '(aucun)'}")]
         texts = {c: decision.get(c, "") for c in reading}
     else:
         texts = decision if isinstance(decision, dict) else {"": decision}
-    return [Problem(doc.display, line, f"la décision « {outcome} »{' (cas ' + c + ')' if c else ''} repose sur une "
+    return [Problem(doc.display, doc.line("rules", i, "interpretation", c) if c else line, f"la décision « {outcome} »{' (cas ' + c + ')' if c else ''} repose sur une "
                                        f"interprétation mais ne le dit pas : écrivez « {SILENT_TEXT}… »")
             for c, text in texts.items() if SILENT_TEXT not in text]
 
