@@ -7,6 +7,7 @@ citing one of its book's `sanction_clauses` (book.yaml).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +93,13 @@ def test_a_book_without_sanction_clauses_says_what_to_add(run, kb_copy):
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 1
     assert "règles de sanction : (aucune : ajoutez sanction_clauses à book.yaml)" in result.output
+
+
+def test_the_site_questionnaire_receives_each_reading(kb):
+    from ruling.site.procview import procedure_data
+
+    proc = next(p for p in kb.procedures if p.citation == "club:blinds-places-vides")
+    rule = next(r for r in procedure_data(proc)["rules"] if r["outcome"] == "bouton-mort")
+    assert set(rule["interpretation"]) == {"donneurs-absents", "sans-petite-blind-donneur-absent"}
+    script = (Path(__file__).parent.parent / "site" / "assets" / "questionnaire.js").read_text(encoding="utf-8")
+    assert '"Lecture d\'un texte muet : " + said' in script  # shown under the decision, by case
