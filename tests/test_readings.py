@@ -103,3 +103,10 @@ def test_the_site_questionnaire_receives_each_reading(kb):
     assert set(rule["interpretation"]) == {"donneurs-absents", "sans-petite-blind-donneur-absent"}
     script = (Path(__file__).parent.parent / "site" / "assets" / "questionnaire.js").read_text(encoding="utf-8")
     assert '"Lecture d\'un texte muet : " + said' in script  # shown under the decision, by case
+
+
+@pytest.mark.parametrize("book", ["tda", "cash"])
+def test_odd_chip_seats_are_counted_from_the_button(kb, book):
+    """TDA and cash give the odd chip left of the button: with a house dealer, « left of the dealer » names another seat."""
+    proc = next(p for p in kb.procedures if p.citation == f"{book}:partage-du-pot")
+    assert "à gauche du bouton" in proc.question("engagements").text
