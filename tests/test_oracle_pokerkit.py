@@ -8,13 +8,20 @@ docs/ORACLE.md and asserted here; everything else must agree.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ruling.decide.calculators import KERNELS, Refusal
 
-pokerkit = pytest.importorskip("pokerkit")
+try:
+    import pokerkit
+except ImportError:  # the `test` extra installs it; CI must never skip the oracle
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("pokerkit absent : pip install -e '.[test]'", allow_module_level=True)
 
 BB = 100
 DEEP = 1_000_000
