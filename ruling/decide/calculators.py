@@ -101,8 +101,8 @@ def reopening(inputs: dict, params: dict) -> dict:
         case = "aucune-relance"
     elif any(full for _, full in later):
         case = "relance-complete"
-    elif params["reouverture-par-cumul"] and gap >= before["last_raise"]:
-        case = "cumul-suffisant"
+    elif gap >= before["last_raise"]:  # several short all-ins add up to a full raise: the book says if it counts
+        case = "cumul-suffisant" if params["reouverture-par-cumul"] else "cumul-non-retenu"
     else:
         case = "tapis-insuffisants"
     return {"rouvert": case in ("relance-complete", "cumul-suffisant"), "a-suivre": state["level"],

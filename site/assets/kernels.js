@@ -80,8 +80,8 @@
       cas = "aucune-relance";
     } else if (later.some(function (h) { return h[1]; })) {
       cas = "relance-complete";
-    } else if (params["reouverture-par-cumul"] && gap >= before.lastRaise) {
-      cas = "cumul-suffisant";
+    } else if (gap >= before.lastRaise) {
+      cas = params["reouverture-par-cumul"] ? "cumul-suffisant" : "cumul-non-retenu";
     } else {
       cas = "tapis-insuffisants";
     }
