@@ -62,9 +62,9 @@ def raises(draw, count, level=BB, last=BB):
     return out
 
 
-def _play(first_action, bets):
-    """Seat 2 limps or raises (`first_action`), seats 3… raise to `bets` (short ones all-in), the rest call;
-    returns the PokerKit state when the action is back to seat 2, and the totals of the round."""
+def _raise_all(first_action, bets):
+    """Seat 2 limps or raises (`first_action`), seats 3… raise to `bets` (the short ones all-in);
+    returns the PokerKit state and the totals of the round, as the calculators take them."""
     n = 3 + len(bets) + 1
     stacks = [DEEP] * n
     for k, (total, short) in enumerate(bets):
@@ -77,9 +77,15 @@ def _play(first_action, bets):
     else:
         state.complete_bet_or_raise_to(first_action)
         totals.append(first_action)
-    for total, short in bets:
+    for total, _ in bets:
         state.complete_bet_or_raise_to(total)
         totals.append(total)
+    return state, totals
+
+
+def _play(first_action, bets):
+    """The same round, the others calling, until the action is back to seat 2."""
+    state, totals = _raise_all(first_action, bets)
     while state.actor_index != 2:
         state.check_or_call()
     return state, totals
@@ -99,33 +105,24 @@ def _well_formed(first_action, bets):
 first_actions = st.one_of(st.none(), st.integers(2, 8).map(lambda k: k * BB))
 
 
-def _raises_after(first_action, count):
-    """The raises of the seats after seat 2, who limped (None) or raised to `first_action`."""
+@st.composite
+def rounds(draw):
+    """Seat 2 limps (None) or raises to `first_action`, then 1 to 4 seats raise or move all-in short."""
+    first_action = draw(first_actions)
+    count = draw(st.integers(1, 4))
     if first_action is None:
-        return raises(count)
-    return raises(count, level=first_action, last=first_action - BB)
+        bets = draw(raises(count))
+    else:
+        bets = draw(raises(count, level=first_action, last=first_action - BB))
+    assume(_well_formed(first_action, bets))
+    return first_action, bets
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(first_actions, st.integers(1, 4), st.data())
-def test_minimum_raise_agrees_with_pokerkit(first_action, count, data):
-    bets = data.draw(_raises_after(first_action, count))
-    assume(_well_formed(first_action, bets))
-    n = 3 + len(bets) + 1
-    stacks = [DEEP] * n
-    for k, (total, short) in enumerate(bets):
-        if short:
-            stacks[3 + k] = total
-    state = _table(stacks)
-    totals = []
-    if first_action is None:
-        state.check_or_call()
-    else:
-        state.complete_bet_or_raise_to(first_action)
-        totals.append(first_action)
-    for total, _ in bets:
-        state.complete_bet_or_raise_to(total)
-        totals.append(total)
+@given(rounds())
+def test_minimum_raise_agrees_with_pokerkit(hand):
+    first_action, bets = hand
+    state, totals = _raise_all(first_action, bets)
     ours = KERNELS["relance-minimum"]({"tour": "avant-flop", "grosse-blind": BB, "mises": totals}, {})
     assert ours["relance-minimum"] == state.min_completion_betting_or_raising_to_amount, totals
     _seen("min-raise-after-short" if any(short for _, short in bets) else "min-raise")
@@ -155,10 +152,9 @@ def _cumulated_twice(first_action, bets):
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(first_actions, st.integers(1, 4), st.data())
-def test_reopening_agrees_with_pokerkit_where_the_books_say_the_same(first_action, count, data):
-    bets = data.draw(_raises_after(first_action, count))
-    assume(_well_formed(first_action, bets))
+@given(rounds())
+def test_reopening_agrees_with_pokerkit_where_the_books_say_the_same(hand):
+    first_action, bets = hand
     state, totals = _play(first_action, bets)
     pokerkit_reopens = state.can_complete_bet_or_raise_to()
     club = _reopened(CLUB, first_action, totals)
