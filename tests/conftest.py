@@ -53,3 +53,14 @@ def kb_copy(tmp_path):
     dest = tmp_path / "rulebook"
     shutil.copytree(RULEBOOK, dest)
     return dest
+
+
+def tda_scenario_count() -> int:
+    """How many scenarios the bundled tda book ships (what `ruling test --book tda` must report)."""
+    from ruling.decide.scenarios import read_scenario_files
+
+    files, problems = read_scenario_files(RULEBOOK, ["tda"])
+    assert not problems
+    count = sum(len(f.scenarios) for f in files)
+    assert count > 80
+    return count

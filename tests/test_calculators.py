@@ -188,9 +188,11 @@ def test_chip_race_never_eliminates_and_classic_gives_one_chip_per_player_at_mos
         if n > 0:
             assert other > 0 or new >= 1
     classic = calc("chip-race-classique", **race)
-    racers = sum(1 for n in race["jetons_par_joueur"] if n > 0)
-    assert classic["jetons-en-jeu"] <= racers
-    assert classic["jetons-en-jeu"] * 100 >= min(sum(race["jetons_par_joueur"]) * 25, 100 * racers)
+    racers = sum(1 for n in classic["cartes"] if n > 0)  # only the extra chips race (12-5)
+    assert classic["jetons-en-jeu"] <= racers  # 12-4: one chip at most from the race
+    assert classic["jetons-en-jeu"] * 100 >= classic["valeur-retiree"]  # 12-5: rounded up, never down
+    assert [s * 100 + c * 25 for s, c in zip(classic["echanges"], classic["cartes"])] == \
+        [n * 25 for n in race["jetons_par_joueur"]]  # full sets exchanged first, nothing lost
 
 
 # -- blinds --------------------------------------------------------------------------------------------------

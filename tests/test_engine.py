@@ -319,7 +319,7 @@ def test_uncovered_normative_clause_is_a_problem(run, kb_copy):
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 1
     assert "club/10-etalage.yaml:" in result.output and "la règle normative club:10-8 n'est citée par aucune" in result.output
-    assert "couverture club : 109/110" in result.output
+    assert "couverture club : 116/117" in result.output
     chapter = kb_copy / "club" / "10-etalage.yaml"
     chapter.write_text(chapter.read_text(encoding="utf-8").replace(
         "- id: 10-8\n", "- id: 10-8\n  procedure: \"none — pour le test\"\n"), encoding="utf-8")

@@ -216,7 +216,7 @@ def test_tda_repeated_faults_come_from_the_journal(rule, clock):
     second = rule(*tda)
     assert ("D'après le journal : sanction possible à 20 h 01, table 3 (n° 2) pour « main exposée pendant le coup » "
             "→ recidive=oui") in second.stdout
-    assert "La faute est répétée, donc la sanction augmente" in second.stdout
+    assert "La faute est répétée : « Des fautes répétées entraînent une augmentation des sanctions. »" in second.stdout
 
 
 def test_a_repeated_fault_question_is_answered_from_the_journal(rule, clock):

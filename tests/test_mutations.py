@@ -88,6 +88,17 @@ MUTATIONS = {
                                            "    decision: La règle de la demi-mise s'applique.\n"),
                                      "le calculateur « tapis-a-limite » n'est utilisé par aucune procédure",
                                      "demi-mise"),
+    # issue 11: a reading of silent text is said in the decision, for the cases it concerns
+    "interpretation-not-said": ("club/procedures/elimination-simultanee.yaml",
+                                replace("Le règlement ne le précise pas ; le directeur", "Le directeur"),
+                                "repose sur une interprétation mais ne le dit pas", "interpretation:"),
+    "interpretation-of-unknown-case": ("club/procedures/blinds-places-vides.yaml",
+                                       replace("      donneurs-absents: \"8-13", "      donneur-absent: \"8-13"),
+                                       "cas inconnu(s) donneur-absent", "donneur-absent:"),
+    "interpretation-case-not-said": ("club/procedures/blinds-places-vides.yaml",
+                                     replace("Le règlement ne le précise pas ; on fait donner le joueur assis juste avant la petite",
+                                             "On fait donner le joueur assis juste avant la petite"),
+                                     "(cas donneurs-absents) repose sur une interprétation", "donneurs-absents: \"8-13"),
     "undeclared-kernel-input": ("calculators.yaml", replace("inputs: [minutes]", "inputs: [minutes, secondes]"),
                                 "demande l'entrée « secondes »", "inputs: [minutes, secondes]"),
 }

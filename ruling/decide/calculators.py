@@ -101,8 +101,8 @@ def reopening(inputs: dict, params: dict) -> dict:
         case = "aucune-relance"
     elif any(full for _, full in later):
         case = "relance-complete"
-    elif params["reouverture-par-cumul"] and gap >= before["last_raise"]:
-        case = "cumul-suffisant"
+    elif gap >= before["last_raise"]:  # several short all-ins add up to a full raise: the book says if it counts
+        case = "cumul-suffisant" if params["reouverture-par-cumul"] else "cumul-non-retenu"
     else:
         case = "tapis-insuffisants"
     return {"rouvert": case in ("relance-complete", "cumul-suffisant"), "a-suivre": state["level"],
@@ -251,16 +251,26 @@ def chip_race_direct(inputs: dict, params: dict) -> dict:
 
 @kernel("chip-race-classique")
 def chip_race_classic(inputs: dict, params: dict) -> dict:
+    """Full sets are exchanged first (12-5 counts only the extra chips); the leftover chips race,
+    one card each, for their total rounded up, at most jetons-gagnes-maximum per player (12-4)."""
     old, new, counts, others = _race_inputs(inputs)
-    total = sum(counts) * old
-    racers = [i for i, n in enumerate(counts) if n > 0]
+    if new % old:
+        raise Refusal("remplacement-pas-un-multiple", **{"jeton-arrondi": new, "jeton-retire": old})
+    per_set = new // old
+    sets = [n // per_set for n in counts]
+    leftover = [n % per_set for n in counts]
+    total = sum(leftover) * old
+    racers = [i for i, n in enumerate(leftover) if n > 0]
     rounded = -(-total // new)
     cap = len(racers) * params["jetons-gagnes-maximum"]
-    return {"jetons-retires": sum(counts), "valeur-retiree": total, "jetons-arrondis": rounded, "plafond": cap,
-            "jetons-en-jeu": min(rounded, cap), "cartes": list(counts),
-            "garantis": [i + 1 for i in racers if others[i] == 0],
-            "sans-autre-jeton": [{"joueur": i + 1} for i in racers if others[i] == 0],
-            "donne": [{"joueur": i + 1, "cartes": counts[i]} for i in racers],
+    bare = [i for i in racers if others[i] == 0 and sets[i] == 0]
+    return {"jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, "plafond": cap,
+            "jetons-en-jeu": min(rounded, cap), "cartes": leftover, "echanges": sets,
+            "echanges-joueurs": [{"joueur": i + 1, "jetons": sets[i] * per_set, "recus": sets[i]}
+                                 for i in range(len(counts)) if sets[i]],
+            "garantis": [i + 1 for i in bare],
+            "sans-autre-jeton": [{"joueur": i + 1} for i in bare],
+            "donne": [{"joueur": i + 1, "cartes": leftover[i]} for i in racers],
             "cas": "plafonne" if rounded > cap else "non-plafonne"}
 
 
@@ -271,8 +281,16 @@ def _next_seat(seats: list[int], after: int) -> int:
     return min(later) if later else min(seats)
 
 
+def _previous_seat(seats: list[int], before: int) -> int:
+    earlier = [s for s in seats if s < before]
+    return max(earlier) if earlier else max(seats)
+
+
 @kernel("blinds-suivantes")
 def next_blinds(inputs: dict, params: dict) -> dict:
+    """Dead button (8-6): the big blind moves to the next player; the small blind is the old big
+    blind (none if gone, 8-12); the old small blind deals, else the old dealer again (8-13); when
+    that one is gone too, the player seated just before the first blind deals (the text is silent)."""
     seats = sorted(set(inputs["sieges-occupes"]))
     old_button, old_small, old_big = (inputs["ancien-bouton"], inputs["ancienne-petite-blind"],
                                       inputs["ancienne-grosse-blind"])
@@ -283,16 +301,21 @@ def next_blinds(inputs: dict, params: dict) -> dict:
     big = _next_seat(seats, old_big)
     if len(seats) == 2:
         dealer = next(s for s in seats if s != big)
-        small, case = dealer, "tete-a-tete"
+        small, case = dealer, "tete-a-tete-redonne" if dealer == old_button else "tete-a-tete"
     elif old_big in seats:
         small = old_big
-        dealer, case = (old_small, "petite-blind-avancee") if old_small in seats else (old_button, "ancien-donneur-redonne")
-    else:
+        if old_small in seats:
+            dealer, case = old_small, "petite-blind-avancee"
+        elif old_button in seats:
+            dealer, case = old_button, "ancien-donneur-redonne"
+        else:
+            dealer, case = _previous_seat(seats, small), "donneurs-absents"
+    elif old_button in seats:
         small, dealer, case = 0, old_button, "sans-petite-blind"
-    if dealer not in seats:
-        dealer = _next_seat(seats, dealer)  # the dealing player is gone: the next one deals
+    else:
+        small, dealer, case = 0, _previous_seat(seats, big), "sans-petite-blind-donneur-absent"
     return {"siege-donneur": dealer, "siege-petite-blind": small, "siege-grosse-blind": big,
-            "tete-a-tete": case == "tete-a-tete", "cas": case}
+            "tete-a-tete": len(seats) == 2, "cas": case}
 
 
 # -- sanctions --------------------------------------------------------------------------------------

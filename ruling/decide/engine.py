@@ -188,7 +188,13 @@ class Decision:
                     "missing": [q.to_json() for q in self.missing]}
         return {"procedure": self.procedure.id, "book": self.book, "outcome": self.outcome,
                 "decision": self.decision, "answers": dict(self.answers),
-                "citations": [c.to_json() for c in self.citations], "figures": dict(self.figures)}
+                "citations": [c.to_json() for c in self.citations], "figures": dict(self.figures),
+                "interpretation": self.interpretation}
+
+    @property
+    def interpretation(self) -> str | None:
+        """The reading of silent text this decision rests on, or None."""
+        return self.rule.interpretation_for(self.figures.get("cas")) if self.decided else None
 
     def replay_command(self) -> str:
         """The one-line `ruling decide …` that gives this decision again."""

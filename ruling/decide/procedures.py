@@ -92,6 +92,13 @@ class Rule:
     line: int = 0
     fault: str | None = None  # the fault this outcome records against the player (the sanction ladder counts it)
     each: dict = field(default_factory=dict)  # record-list figure -> template (or case map) per record
+    interpretation: str | dict | None = None  # where the text is silent: the reading chosen (or case -> reading)
+
+    def interpretation_for(self, case) -> str | None:
+        """The reading this outcome rests on for calculator case `case`, or None where the text decides."""
+        if isinstance(self.interpretation, dict):
+            return self.interpretation.get(case)
+        return self.interpretation
 
     def matches(self, answers: dict) -> bool:
         return all(q in answers and answers[q] in allowed for q, allowed in self.when.items())
@@ -99,7 +106,8 @@ class Rule:
     def to_json(self) -> dict:
         return {"when": {q: list(v) if len(v) > 1 else v[0] for q, v in self.when.items()},
                 "outcome": self.outcome, "decision": self.decision, "compute": self.compute,
-                "each": dict(self.each), "cites": [c.citation for c in self.cites]}
+                "each": dict(self.each), "cites": [c.citation for c in self.cites],
+                "interpretation": self.interpretation}
 
 
 @dataclass
@@ -286,7 +294,7 @@ def _template_problems(doc, where: tuple, outcome: str, template, names: set, ca
     line = doc.line(*where)
     if isinstance(template, dict):
         if not cases:
-            return [Problem(doc.display, line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
+            return [Problem(doc.display, doc.line("rules", i, "interpretation", c) if c else line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
                                                "pas de cas ; écrivez une seule phrase")]
         for key in template:
             if key not in cases:
@@ -307,6 +315,29 @@ def _template_problems(doc, where: tuple, outcome: str, template, names: set, ca
     return out
 
 
+SILENT_TEXT = "Le règlement ne le précise pas ; "  # how a decision resting on a reading says so
+
+
+def _interpretation_problems(doc, i: int, rdata: dict, cases) -> list[Problem]:
+    """An outcome that carries a reading says it in its decision, for each case it concerns."""
+    reading, decision = rdata.get("interpretation"), rdata["decision"]
+    if reading is None:
+        return []
+    line, outcome = doc.line("rules", i, "interpretation"), rdata["outcome"]
+    if isinstance(reading, dict):
+        unknown = [c for c in reading if c not in cases]
+        if unknown or not isinstance(decision, dict):
+            line = doc.line("rules", i, "interpretation", unknown[0]) if unknown else line
+            return [Problem(doc.display, line, f"interpretation de « {outcome} » : cas inconnu(s) "
+                                               f"{', '.join(unknown) or ', '.join(reading)} ; cas : {', '.join(cases) or '(aucun)'}")]
+        texts = {c: decision.get(c, "") for c in reading}
+    else:
+        texts = decision if isinstance(decision, dict) else {"": decision}
+    return [Problem(doc.display, doc.line("rules", i, "interpretation", c) if c else line, f"la décision « {outcome} »{' (cas ' + c + ')' if c else ''} repose sur une "
+                                       f"interprétation mais ne le dit pas : écrivez « {SILENT_TEXT}… »")
+            for c, text in texts.items() if SILENT_TEXT not in text]
+
+
 def _compute_problems(doc, i: int, rdata: dict, spec, parameters: dict, book_id: str) -> list[Problem]:
     """The calculator's parameters exist in the book; the decision and `each` templates use only its figures."""
     outcome = rdata["outcome"]
@@ -322,6 +353,7 @@ def _compute_problems(doc, i: int, rdata: dict, spec, parameters: dict, book_id:
         names |= {q.id for q in spec.inputs} | set(spec.figures)
     out += _template_problems(doc, ("rules", i, "decision"), outcome, rdata["decision"], names,
                               spec.cases if spec is not None else (), what)
+    out += _interpretation_problems(doc, i, rdata, spec.cases if spec is not None else ())
     for fname, template in (rdata.get("each") or {}).items():
         figure = spec.figures.get(fname) if spec is not None else None
         if figure is None or not figure.fields:
@@ -407,7 +439,8 @@ def _build_procedure(kb, book_id: str, doc, context: dict, catalogue, parameters
                                     f"la règle « {rdata['outcome']} » relève la faute « {fault} » que la procédure ne "
                                     f"déclare pas dans faults ; fautes déclarées : {declared}"))
         proc.rules.append(Rule(when=when, outcome=rdata["outcome"], decision=rdata["decision"], cites=cites,
-                               compute=compute, line=line, fault=fault, each=dict(rdata.get("each") or {})))
+                               compute=compute, line=line, fault=fault, each=dict(rdata.get("each") or {}),
+                               interpretation=rdata.get("interpretation")))
     problems.extend(_journal_problems(proc, doc))
     return proc if len(problems) == before else None
 

@@ -449,7 +449,7 @@ def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[P
         revisions.append(rev)
     return Book(id=data["id"], title=data["title"], kind=data["kind"], description=data.get("description", ""),
                 source=data["source"], revisions=revisions, labels=data.get("labels", "explicit"),
-                note=data.get("note"), dir=str(book_dir))
+                note=data.get("note"), dir=str(book_dir), sanction_clauses=list(data.get("sanction_clauses") or []))
 
 
 def build_chapter(doc: YamlDoc, book: dict, rev: Revision, current: bool) -> Chapter:

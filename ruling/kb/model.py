@@ -123,6 +123,7 @@ class Book:
     labels: str = "explicit"
     note: str | None = None
     dir: str = ""
+    sanction_clauses: list = field(default_factory=list)  # ids of the clauses that set sanctions (book.yaml)
 
     @property
     def current(self) -> Revision:

@@ -18,13 +18,15 @@ MAX_EXAMPLES = 3  # gaps or overlaps listed per procedure
 class CheckReport:
     problems: list[Problem]
     coverage: dict = field(default_factory=dict)
+    interpretations: list = field(default_factory=list)  # the readings of silent text, outcome by outcome
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     def to_json(self) -> dict:
-        return {"problems": [p.to_json() for p in self.problems], "coverage": self.coverage}
+        return {"problems": [p.to_json() for p in self.problems], "coverage": self.coverage,
+                "interpretations": self.interpretations}
 
     def to_text(self) -> str:
         lines = [str(p) for p in self.problems]
@@ -37,6 +39,9 @@ class CheckReport:
             lines.append(f"couverture {book} : {cov['covered']}/{cov['normative']} règles normatives ({pct:.0f} %)")
             if cov["uncovered"]:
                 lines.append("  sans procédure ni raison : " + ", ".join(cov["uncovered"]))
+        if self.interpretations:
+            lines.append(f"lectures d'un texte muet : {len(self.interpretations)} issue(s) "
+                         "(liste : ruling check --json, clé interpretations)")
         lines.append("base valide" if self.ok else f"{len(self.problems)} problème(s)")
         return "\n".join(lines)
 
@@ -66,12 +71,54 @@ def check_kb(path=None) -> CheckReport:
     loading_failed = bool(problems)
     for proc in kb.procedures:
         problems.extend(hash_problems(kb, proc, missing=True, stale=True))
+        problems.extend(sanction_citation_problems(kb, proc))
     cov = coverage(kb)
     if not loading_failed:  # a file that did not load would be reported again as 100 uncited clauses
         problems.extend(coverage_problems(kb, cov))
     for book in unvalidated_books(root, kb, loading_problems):
         cov[book] = {"normative": None, "covered": None, "uncovered": [], "known": False}
-    return CheckReport(problems=problems, coverage=cov)
+    return CheckReport(problems=problems, coverage=cov, interpretations=interpretations(kb))
+
+
+def interpretations(kb) -> list[dict]:
+    """Every outcome resting on a reading of silent text: where, and the reading (per case when keyed)."""
+    out = []
+    for proc in kb.procedures:
+        for rule in proc.rules:
+            if rule.interpretation is None:
+                continue
+            readings = rule.interpretation if isinstance(rule.interpretation, dict) else {None: rule.interpretation}
+            for case, reading in readings.items():
+                out.append({"procedure": proc.citation, "outcome": rule.outcome, "case": case,
+                            "interpretation": reading, "file": proc.file, "line": rule.line})
+    return out
+
+
+SANCTION_WORD_RE = re.compile(r"\bsanction|\bdisqualifi|\bavertissement", re.IGNORECASE)
+NO_SANCTION_RE = re.compile(r"ne (?:fixe|prévoit) (?:pas de|aucune) sanction", re.IGNORECASE)  # says there is none
+
+
+def sanction_citation_problems(kb, proc) -> list[Problem]:
+    """A decision that speaks of a sanction, a warning or a disqualification cites one of its book's
+    sanction clauses (`sanction_clauses` in book.yaml): the player can then read the clause that allows it."""
+    book = next((b for b in kb.books if b.id == proc.book), None)
+    if book is None:
+        return []
+    allowed = {f"{book.id}:{cid}" for cid in book.sanction_clauses}
+    out = []
+    for rule in proc.rules:
+        decision = rule.decision if isinstance(rule.decision, dict) else {None: rule.decision}
+        for case, text in decision.items():
+            found = SANCTION_WORD_RE.search(NO_SANCTION_RE.sub("", text))
+            if found is None or any(c.citation in allowed for c in rule.cites):
+                continue
+            where = f" (cas {case})" if case else ""
+            clauses = ", ".join(book.sanction_clauses) or "(aucune : ajoutez sanction_clauses à book.yaml)"
+            out.append(Problem(proc.file, rule.line, f"la décision « {rule.outcome} »{where} parle de "
+                                                     f"« {found.group(0).lower()}… » sans citer une règle de sanction du "
+                                                     f"livre {book.id} ; règles de sanction : {clauses}"))
+            break
+    return out
 
 
 def unvalidated_books(root, kb, problems: list[Problem]) -> set[str]:

@@ -24,7 +24,8 @@ def procedure_data(proc) -> dict:
     for r in data.get("outcomes", []):
         when = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in (r.get("when") or {}).items()}
         rule = {"when": when, "outcome": r["outcome"], "decision": r["decision"], "each": dict(r.get("each") or {}),
-                "compute": r.get("compute"), "cites": list(r.get("cites") or [])}
+                "compute": r.get("compute"), "cites": list(r.get("cites") or []),
+                "interpretation": r.get("interpretation")}
         rule["readable"] = readable_decision(rule["decision"], figure_names(proc, rule["compute"]))
         rules.append(rule)
     return {

@@ -80,8 +80,8 @@
       cas = "aucune-relance";
     } else if (later.some(function (h) { return h[1]; })) {
       cas = "relance-complete";
-    } else if (params["reouverture-par-cumul"] && gap >= before.lastRaise) {
-      cas = "cumul-suffisant";
+    } else if (gap >= before.lastRaise) {
+      cas = params["reouverture-par-cumul"] ? "cumul-suffisant" : "cumul-non-retenu";
     } else {
       cas = "tapis-insuffisants";
     }
@@ -213,15 +213,21 @@
 
   KERNELS["chip-race-classique"] = function (inputs, params) {
     var r = raceInputs(inputs), old = r[0], neu = r[1], counts = r[2], others = r[3];
-    var total = sum(counts) * old;
-    var racers = range(counts.length).filter(function (i) { return counts[i] > 0; });
+    if (neu % old) { throw new Refusal("remplacement-pas-un-multiple", { "jeton-arrondi": neu, "jeton-retire": old }); }
+    var perSet = neu / old;
+    var sets = counts.map(function (n) { return Math.floor(n / perSet); });
+    var leftover = counts.map(function (n) { return n % perSet; });
+    var total = sum(leftover) * old;
+    var racers = range(counts.length).filter(function (i) { return leftover[i] > 0; });
     var rounded = ceilDiv(total, neu), cap = racers.length * params["jetons-gagnes-maximum"];
-    return { "jetons-retires": sum(counts), "valeur-retiree": total, "jetons-arrondis": rounded, plafond: cap,
-             "jetons-en-jeu": Math.min(rounded, cap), cartes: counts.slice(),
-             garantis: racers.filter(function (i) { return others[i] === 0; }).map(function (i) { return i + 1; }),
-             "sans-autre-jeton": racers.filter(function (i) { return others[i] === 0; })
-               .map(function (i) { return { joueur: i + 1 }; }),
-             donne: racers.map(function (i) { return { joueur: i + 1, cartes: counts[i] }; }),
+    var bare = racers.filter(function (i) { return others[i] === 0 && sets[i] === 0; });
+    return { "jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, plafond: cap,
+             "jetons-en-jeu": Math.min(rounded, cap), cartes: leftover, echanges: sets,
+             "echanges-joueurs": range(counts.length).filter(function (i) { return sets[i] > 0; })
+               .map(function (i) { return { joueur: i + 1, jetons: sets[i] * perSet, recus: sets[i] }; }),
+             garantis: bare.map(function (i) { return i + 1; }),
+             "sans-autre-jeton": bare.map(function (i) { return { joueur: i + 1 }; }),
+             donne: racers.map(function (i) { return { joueur: i + 1, cartes: leftover[i] }; }),
              cas: rounded > cap ? "plafonne" : "non-plafonne" };
   };
 
@@ -229,6 +235,11 @@
   function nextSeat(seats, after) {
     var later = seats.filter(function (s) { return s > after; });
     return later.length ? Math.min.apply(null, later) : Math.min.apply(null, seats);
+  }
+
+  function previousSeat(seats, before) {
+    var earlier = seats.filter(function (s) { return s < before; });
+    return earlier.length ? Math.max.apply(null, earlier) : Math.max.apply(null, seats);
   }
 
   KERNELS["blinds-suivantes"] = function (inputs) {
@@ -239,19 +250,22 @@
     if (seats.length < 2) { throw new Refusal("deux-joueurs-presents"); }
     if (seats[0] < 1) { throw new Refusal("siege-zero"); }
     var big = nextSeat(seats, oldBig), dealer, small, cas;
+    var present = function (seat) { return seats.indexOf(seat) >= 0; };
     if (seats.length === 2) {
       dealer = seats[0] !== big ? seats[0] : seats[1];
-      small = dealer; cas = "tete-a-tete";
-    } else if (seats.indexOf(oldBig) >= 0) {
+      small = dealer; cas = dealer === oldButton ? "tete-a-tete-redonne" : "tete-a-tete";
+    } else if (present(oldBig)) {
       small = oldBig;
-      if (seats.indexOf(oldSmall) >= 0) { dealer = oldSmall; cas = "petite-blind-avancee"; }
-      else { dealer = oldButton; cas = "ancien-donneur-redonne"; }
-    } else {
+      if (present(oldSmall)) { dealer = oldSmall; cas = "petite-blind-avancee"; }
+      else if (present(oldButton)) { dealer = oldButton; cas = "ancien-donneur-redonne"; }
+      else { dealer = previousSeat(seats, small); cas = "donneurs-absents"; }
+    } else if (present(oldButton)) {
       small = 0; dealer = oldButton; cas = "sans-petite-blind";
+    } else {
+      small = 0; dealer = previousSeat(seats, big); cas = "sans-petite-blind-donneur-absent";
     }
-    if (seats.indexOf(dealer) < 0) { dealer = nextSeat(seats, dealer); }
     return { "siege-donneur": dealer, "siege-petite-blind": small, "siege-grosse-blind": big,
-             "tete-a-tete": cas === "tete-a-tete", cas: cas };
+             "tete-a-tete": seats.length === 2, cas: cas };
   };
 
   // -- sanctions -----------------------------------------------------------------------------------

@@ -318,9 +318,20 @@
     box.appendChild(el("p", "admonition-title", "Décision"));
     var text = el("p", "rq-decision-text", rule.compute ? rule.readable : rule.decision);
     box.appendChild(text);
+    // Where the text is silent, the reading chosen (issue 11), for the computed case when keyed by case.
+    var reading = el("p", "rq-interpretation");
+    var showReading = function (cas) {
+      var r = rule.interpretation;
+      var said = r && typeof r === "object" ? (cas !== undefined ? r[cas] : null) : r;
+      reading.textContent = said ? "Lecture d'un texte muet : " + said : "";
+      reading.hidden = !said;
+    };
+    showReading(undefined);
+    box.appendChild(reading);
     if (rule.compute) {
       box.insertBefore(this.amounts(rule, inputs, function (computed) {
         text.textContent = computed ? computed.text : rule.readable;
+        showReading(computed ? computed.figures.cas : undefined);
       }), text);
     }
     var cites = el("div", "rq-cites");

@@ -1,0 +1,66 @@
+"""Seating invariants of the dead button (club 8-6, 8-12, 8-13, 8-16, 8-17) on random tables.
+
+Whatever players leave between two hands, the next hand has one dealer seated at the table, a
+small blind other than the big blind, a big blind that moves forward exactly one present seat
+(dead button), and nobody posts the big blind twice in a row.
+"""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ruling.decide.calculators import KERNELS
+
+
+@st.composite
+def hand_then_departures(draw):
+    """A previous hand at a full table (button, small blind, big blind in order; heads-up: the
+    button posts the small blind), then the players still seated for the next hand (at least two)."""
+    before = sorted(draw(st.sets(st.integers(1, 10), min_size=2, max_size=10)))
+    b = draw(st.integers(0, len(before) - 1))
+    if len(before) == 2:
+        button = small = before[b]
+        big = before[1 - b]
+    else:
+        button, small, big = (before[(b + k) % len(before)] for k in range(3))
+    stay = draw(st.lists(st.booleans(), min_size=len(before), max_size=len(before)))
+    seats = [s for s, kept in zip(before, stay) if kept]
+    if len(seats) < 2:
+        seats = before[:2]
+    return {"sieges-occupes": seats, "ancien-bouton": button, "ancienne-petite-blind": small,
+            "ancienne-grosse-blind": big}
+
+
+def _next_present(seats, after):
+    later = [s for s in sorted(seats) if s > after]
+    return later[0] if later else min(seats)
+
+
+@settings(max_examples=600, deadline=None)
+@given(hand_then_departures())
+def test_dead_button_invariants(table):
+    out = KERNELS["blinds-suivantes"](table, {})
+    seats = table["sieges-occupes"]
+    dealer, small, big = out["siege-donneur"], out["siege-petite-blind"], out["siege-grosse-blind"]
+    assert dealer in seats and big in seats  # one dealer, at the table
+    assert small != big and (small == 0 or small in seats)
+    assert big == _next_present(seats, table["ancienne-grosse-blind"])  # 8-6: one seat forward
+    assert big != table["ancienne-grosse-blind"]  # nobody posts the big blind twice in a row
+    if len(seats) == 2:  # 8-16: heads-up, the dealer posts the small blind
+        assert small == dealer != big
+    else:
+        assert dealer not in (small, big)
+        if small:  # the dealer speaks last after the flop: he sits just before the small blind
+            assert small == table["ancienne-grosse-blind"]
+    if out["cas"] in ("tete-a-tete-redonne", "ancien-donneur-redonne", "sans-petite-blind"):
+        assert dealer == table["ancien-bouton"]  # 8-13, 8-12, 8-17: the old dealer deals again
+    else:
+        assert dealer != table["ancien-bouton"]  # no sentence says he deals again when he does not
+
+
+def test_the_invariants_catch_a_dealer_on_the_small_blind():
+    """The table of issue 11 that the old kernel got wrong: dealer and small blind on seat 3."""
+    table = {"sieges-occupes": [3, 4, 5, 6], "ancien-bouton": 1, "ancienne-petite-blind": 2,
+             "ancienne-grosse-blind": 3}
+    out = KERNELS["blinds-suivantes"](table, {})
+    assert (out["siege-donneur"], out["siege-petite-blind"], out["siege-grosse-blind"]) == (6, 3, 4)

@@ -1,0 +1,112 @@
+"""Issue 11: decisions say where the text is silent, and cite a sanction clause when they speak of one.
+
+`interpretation:` outcomes are listed by `ruling check --json` and carried by `ruling decide --json`;
+`ruling check` flags a decision that speaks of a sanction, a warning or a disqualification without
+citing one of its book's `sanction_clauses` (book.yaml).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+FAUSSE_DONNE = "club/procedures/fausse-donne.yaml"
+
+
+def _check(run, kb_path=None):
+    result = run("check", "--json", kb_path=kb_path)
+    return result.exit_code, json.loads(result.output)
+
+
+def test_check_lists_every_reading_with_its_place(run):
+    code, data = _check(run)
+    assert code == 0, data["problems"]
+    found = {(r["procedure"], r["outcome"], r["case"]) for r in data["interpretations"]}
+    assert ("club:elimination-simultanee", "decision-du-td", None) in found
+    assert ("club:blinds-places-vides", "bouton-mort", "donneurs-absents") in found
+    assert ("cash:relance-minimum", "montants-fixes-a-limite", None) in found
+    for reading in data["interpretations"]:
+        assert reading["file"].startswith("rulebook/") and reading["line"] > 0
+        assert reading["interpretation"].endswith(".") and " ; " in reading["interpretation"]
+
+
+def test_check_text_counts_the_readings(run):
+    code, data = _check(run)
+    text = run("check").output
+    assert f"lectures d'un texte muet : {len(data['interpretations'])} issue(s)" in text
+
+
+def test_decide_json_carries_the_reading_only_where_the_text_is_silent(run):
+    silent = json.loads(run("decide", "blinds-places-vides", "--book", "club", "-a", "win-the-button=non",
+                            "-a", "sieges-occupes=3,4,5,6", "-a", "ancien-bouton=1", "-a", "ancienne-petite-blind=2",
+                            "-a", "ancienne-grosse-blind=3", "--json").output)
+    assert silent["interpretation"].startswith("8-13 fait redonner l'ancien donneur")
+    assert "Le règlement ne le précise pas ; " in silent["decision"]
+    spoken = json.loads(run("decide", "blinds-places-vides", "--book", "club", "-a", "win-the-button=non",
+                            "-a", "sieges-occupes=1,2,3,4,5", "-a", "ancien-bouton=1", "-a", "ancienne-petite-blind=2",
+                            "-a", "ancienne-grosse-blind=3", "--json").output)
+    assert spoken["interpretation"] is None
+    assert "Le règlement ne le précise pas" not in spoken["decision"]
+
+
+def _mutate(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_a_sanction_without_its_clause_is_flagged_and_the_base_still_decides(run, kb_copy):
+    path = kb_copy / FAUSSE_DONNE
+    text = path.read_text(encoding="utf-8")
+    cite = next(line for line in text.splitlines() if "outcome: fausse-donne-redonner" in line)
+    _mutate(path, '"2-9#79c79e", "15-1#c8a2dc"]', '"2-9#79c79e"]')
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    flagged = [l for l in result.output.splitlines() if "sans citer une règle de sanction" in l]
+    assert flagged == [f"rulebook/{FAUSSE_DONNE}:33: la décision « fausse-donne-redonner » parle de « sanction… » "
+                       "sans citer une règle de sanction du livre club ; règles de sanction : 15-1, 15-2"], result.output
+    assert cite
+    decided = run("decide", "fausse-donne", "--book", "club", "-a", "volontaire=non", "-a", "cause=premiere-carte",
+                  "-a", "deux-mises=non", kb_path=kb_copy)
+    assert decided.exit_code == 0, decided.output  # a check problem, not a broken base
+
+
+@pytest.mark.parametrize("word", ["un avertissement", "la disqualification", "est sanctionné"])
+def test_each_sanction_word_needs_the_clause(run, kb_copy, word):
+    path = kb_copy / "club/procedures/elimination-simultanee.yaml"
+    _mutate(path, "est classé avant l'autre.", f"est classé avant l'autre, sous peine d'{word}.")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert "la décision « plus-riche-classe-avant » parle de" in result.output
+
+
+def test_saying_the_text_sets_no_sanction_is_not_a_sanction(run, kb_copy):
+    """infos: « Le règlement ne fixe pas de sanction » names none; removing the book's list changes nothing there."""
+    _mutate(kb_copy / "infos/book.yaml", 'sanction_clauses: ["triche"]', "sanction_clauses: []")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_book_without_sanction_clauses_says_what_to_add(run, kb_copy):
+    _mutate(kb_copy / "tda/book.yaml", 'sanction_clauses: ["sanctions"]', "sanction_clauses: []")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert "règles de sanction : (aucune : ajoutez sanction_clauses à book.yaml)" in result.output
+
+
+def test_the_site_questionnaire_receives_each_reading(kb):
+    from ruling.site.procview import procedure_data
+
+    proc = next(p for p in kb.procedures if p.citation == "club:blinds-places-vides")
+    rule = next(r for r in procedure_data(proc)["rules"] if r["outcome"] == "bouton-mort")
+    assert set(rule["interpretation"]) == {"donneurs-absents", "sans-petite-blind-donneur-absent"}
+    script = (Path(__file__).parent.parent / "site" / "assets" / "questionnaire.js").read_text(encoding="utf-8")
+    assert '"Lecture d\'un texte muet : " + said' in script  # shown under the decision, by case
+
+
+@pytest.mark.parametrize("book", ["tda", "cash"])
+def test_odd_chip_seats_are_counted_from_the_button(kb, book):
+    """TDA and cash give the odd chip left of the button: with a house dealer, « left of the dealer » names another seat."""
+    proc = next(p for p in kb.procedures if p.citation == f"{book}:partage-du-pot")
+    assert "à gauche du bouton" in proc.question("engagements").text
