@@ -6,6 +6,8 @@ beside the mkdocs.yml being built (a copy of the repository builds its own text)
 """
 from __future__ import annotations
 
+import logging
+import os
 import posixpath
 
 from mkdocs.exceptions import PluginError
@@ -15,6 +17,7 @@ from ruling.site.build import (DATA_SCRIPT, HOME_MARKERS, MERMAID_SCRIPT, OFFLIN
                                load_site, questionnaire_script, read_event_logs)
 
 _state: dict = {}
+log = logging.getLogger("mkdocs.plugins.ruling")
 
 
 def on_config(config):
@@ -50,7 +53,23 @@ def on_files(files, config):
         return f"{url}#{anchor}" if anchor else url
 
     _replace(files, File.generated(config, DATA_SCRIPT, content=questionnaire_script(site, url_of)))
+    for path, content in _printable(site):
+        _replace(files, File.generated(config, path, content=content))
     return files
+
+
+def _printable(site) -> list:
+    """The printable rulebook (ruling/site/pdf.py): one PDF per book and the « ce qui a changé »
+    sheet. Without WeasyPrint (or pango) one French line says so and the site is built without them."""
+    from ruling.site.pdf import pdf_documents, weasyprint_missing
+
+    if os.environ.get("RULING_NO_PDF"):
+        return []
+    missing = weasyprint_missing()
+    if missing:
+        log.info("%s ; le site est construit sans eux.", missing)
+        return []
+    return pdf_documents(site.kb)
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -250,7 +250,8 @@
     var target = this.root.querySelector(".rq-step");
     if (!target) { return; }
     var header = document.querySelector(".md-header");
-    var offset = (header ? header.getBoundingClientRect().height : 0) + 12;
+    // 64 px more: material's « Retour en haut de la page » button floats there while scrolling up.
+    var offset = (header ? header.getBoundingClientRect().height : 0) + 64;
     var top = target.getBoundingClientRect().top + window.pageYOffset - offset;
     window.scrollTo(0, Math.max(0, top));
     target.focus({ preventScroll: true });
