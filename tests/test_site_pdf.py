@@ -96,3 +96,29 @@ def test_the_book_page_links_its_pdf(site):
     page = (site / "livres" / "club" / "index.html").read_text(encoding="utf-8")
     assert 'href="../../imprimer/club.pdf"' in page
     assert 'href="../../imprimer/club-changements.pdf"' in page
+
+
+def _player_text(html: str) -> str:
+    """A page's article without the boxes kept for TDs (« Pour l'arbitre : en ligne de commande »)."""
+    from html import unescape
+
+    article = unescape(html)
+    article = article.split('<article', 1)[-1].split("</article>", 1)[0]
+    article = re.sub(r'<details class="note">\s*<summary>Pour l\'arbitre.*?</details>', "", article, flags=re.S)
+    article = re.sub(r'<div class="admonition note">\s*<p class="admonition-title">Pour l\'arbitre.*?</div>', "",
+                     article, flags=re.S)
+    return article
+
+
+def test_player_pages_keep_commands_in_the_tds_box(site):
+    pages = sorted(site.rglob("*.html"))
+    speaking = [str(p.relative_to(site)) for p in pages
+                if re.search(r"ruling (decide|compare|ask|diff)", _player_text(p.read_text(encoding="utf-8")))]
+    assert speaking == []
+    from html import unescape
+
+    procedure = unescape((site / "procedures" / "club" / "relance-minimum.html").read_text(encoding="utf-8"))
+    assert "<code>ruling decide relance-minimum --book club</code>" in procedure  # still there, in the box
+    assert "Situation : relance-minimum" not in procedure
+    data = (site / "assets" / "javascripts" / "ruling-questionnaire-data.js").read_text(encoding="utf-8")
+    assert "voir ruling decide" not in data.lower() and "voir « ruling decide" not in data.lower()

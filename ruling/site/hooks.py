@@ -93,6 +93,19 @@ def on_post_page(output, page, config):
     return output.replace("</body>", f'<script src="{src}"></script>\n</body>', 1)
 
 
+def on_post_template(output, template_name, config):
+    """404.html: its links start at the site root (`/assets/…`), which over file:// is the disk's
+    root, so the page came unstyled. Write them relative to the page (it sits at the root), and
+    on a web server, where a missing deep URL shows this page, resolve them from the root again."""
+    if template_name != "404.html":
+        return output
+    import re
+
+    output = re.sub(r'(\s(?:href|src))="/(?!/)', r'\1="./', output)
+    keep_root = "<script>if (location.protocol !== \"file:\") { document.write('<base href=\"/\">'); }</script>"
+    return output.replace("<head>", "<head>\n" + keep_root, 1)
+
+
 def _escaped_title(output: str, page, config) -> str:
     """The theme writes `page.title | striptags` into <title>, and striptags turns the escaped
     `&#60;` of a rulebook title back into `<` (a `</title>` would end the element): write it escaped."""

@@ -269,7 +269,7 @@ class SitePages:
         return {
             "page": page, "title": proc["title"], "book": link(book.title, paths.book_index(book.id), page),
             "key": f"{proc['book']}/{proc['id']}", "situation": proc["situation"],
-            "comparison": link("comparer", f"comparaison.md#{paths.situation_anchor(proc['situation'])}", page),
+            "comparison": link("Ce que décident les autres livres", f"comparaison.md#{paths.situation_anchor(proc['situation'])}", page),
             "keywords": ", ".join(proc["keywords"]), "note": proc["note"],
             "questions": [{"id": q["id"], "text": q["text"], "help": q["help"], "origin": _ORIGINS.get(q["origin"], q["origin"]),
                            "answers": self.answers_text(q)} for q in used],
