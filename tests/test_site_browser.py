@@ -466,3 +466,20 @@ def test_buttons_are_a_thumb_high(device, server):
     assert any(label == "Modifier" for label, _ in heights) and any(label == "Autre situation" for label, _ in heights)
     small = [(label, h) for label, h in heights if h < 44]
     assert small == []
+
+
+def test_404_is_styled_over_file(device, site):
+    device.goto((site / "404.html").as_uri())
+    header = device.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
+    assert header == "sticky"  # material's layout, not an unstyled page
+    assert device.locator("a[href$='index.html']").count() > 0
+
+
+def test_old_edition_links_the_current_one(device, server):
+    device.goto(server + "livres/club/revisions/v1/index.html")
+    device.locator(".admonition.warning a", has_text="l'édition actuelle").click()
+    device.wait_for_url("**/livres/club/index.html")
+    assert device.locator("a[href$='imprimer/club.pdf']").count() == 1
+    if device.device_name == "phone":
+        device.goto(server + "historique.html")
+        shot(device, "phone-history.png", full_page=True)

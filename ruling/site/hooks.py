@@ -102,6 +102,8 @@ def on_post_template(output, template_name, config):
     import re
 
     output = re.sub(r'(\s(?:href|src))="/(?!/)', r'\1="./', output)
+    # material's page config (search worker, base of the search index) too
+    output = output.replace('"base": "/"', '"base": "."').replace('"search": "/assets/', '"search": "./assets/')
     keep_root = "<script>if (location.protocol !== \"file:\") { document.write('<base href=\"/\">'); }</script>"
     return output.replace("<head>", "<head>\n" + keep_root, 1)
 
