@@ -19,8 +19,20 @@ if [ ! -x "$chromium" ]; then
     echo "install-browser : chromium absent ; pour les tests du navigateur, lancez en root : apt-get install chromium (ou RULING_CHROMIUM=/chemin/du/chromium)" >&2
   fi
 fi
+# The printable rulebook: WeasyPrint needs Debian's pango; its test reads the PDFs with poppler-utils.
+if ! command -v pdftotext >/dev/null || ! ldconfig -p 2>/dev/null | grep -q libpango-1.0; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils libpango-1.0-0 libpangoft2-1.0-0 >/dev/null \
+      || echo "install-browser : poppler-utils ou pango ne s'installent pas ; le PDF ou son test seront sautés" >&2
+  else
+    echo "install-browser : pour le PDF imprimable, lancez en root : apt-get install poppler-utils libpango-1.0-0 libpangoft2-1.0-0" >&2
+  fi
+fi
 python=python3
 [ -x .venv/bin/python ] && python=.venv/bin/python
+if ! "$python" -c "import weasyprint" 2>/dev/null; then
+  "$python" -m pip install --quiet weasyprint || echo "install-browser : weasyprint ne s'installe pas ; le PDF sera sauté" >&2
+fi
 if ! "$python" -c "import playwright.sync_api" 2>/dev/null; then
   "$python" -m pip install --quiet playwright || echo "install-browser : playwright ne s'installe pas ; les tests du navigateur seront sautés" >&2
 fi

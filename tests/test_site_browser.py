@@ -398,3 +398,168 @@ def test_questionnaire_picker_ranks_with_the_search(page, site, kb, words, proce
     book, pid = procedure.split("/")
     title = next(p.title for p in kb.procedures if p.book == book and p.id == pid)
     assert first.inner_text().startswith(title)
+VIEWPORTS = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=sorted(VIEWPORTS))
+def device(request, browser):
+    """A page at the desktop (1366×768) and the phone (390×844) size, the phone touch-enabled;
+    like `page`, every request off this machine and every JavaScript error fails the test."""
+    phone = request.param == "phone"
+    context = browser.new_context(viewport=VIEWPORTS[request.param], locale="fr-FR",
+                                  has_touch=phone, is_mobile=phone, device_scale_factor=2 if phone else 1)
+    outside: list[str] = []
+    errors: list[str] = []
+
+    def only_local(route):
+        url = route.request.url
+        if url.startswith(("file:", "http://127.0.0.1", "data:", "blob:")):
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    pg = context.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.device_name = request.param
+    yield pg
+    context.close()
+    assert outside == [], f"the site tried to reach: {outside}"
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def _in_view(page, selector: str) -> bool:
+    return page.evaluate("""sel => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight; }""", selector)
+
+
+def test_choosing_a_situation_scrolls_to_its_first_question_and_focuses_it(device, server):
+    device.goto(server + "questionnaire.html")
+    # a situation far down the list: the last one of a book opened by hand
+    group = device.locator("details.rq-group[data-book='club']")
+    group.locator("summary").click()
+    last = group.locator("button.rq-procedure").last
+    last.scroll_into_view_if_needed()
+    assert device.evaluate("window.scrollY") > 300
+    last.click()
+    device.locator(".rq-step").wait_for()
+    assert _in_view(device, ".rq-step"), "the first question is off the screen"
+    assert device.evaluate("document.activeElement.classList.contains('rq-step')")
+    if device.device_name == "phone":
+        shot(device, "phone-questionnaire-question.png")
+
+
+def test_the_state_lives_in_the_url_back_and_a_shared_link_restore_it(device, server, kb):
+    proc = next(p for p in kb.procedures if p.id == "flop-irregulier" and p.book == "club")
+    device.goto(server + "questionnaire.html")
+    device.fill(".rq-filter", "flop")
+    device.locator("button.rq-procedure", has_text=proc.title).click()
+    device.locator("button.rq-choice", has_text="Le flop a été exposé sans brûler de carte").click()
+    device.locator("button.rq-choice", has_text="Oui").click()
+    device.locator(".rq-decision").wait_for()
+    decided = device.locator(".rq-decision-text").inner_text()
+    shared = device.url
+    assert "procedure=club%2Fflop-irregulier" in shared and "q." in shared
+    device.locator(".rq-clause-ref a").first.click()  # a cited rule, then Back
+    device.wait_for_url("**/livres/club/02.html#2-5")
+    device.go_back()
+    device.locator(".rq-decision").wait_for()
+    assert device.locator(".rq-decision-text").inner_text() == decided
+    assert device.locator(".rq-answered").count() == 2
+    device.go_back()  # one answer undone
+    device.locator(".rq-question").wait_for()
+    assert device.locator(".rq-answered").count() == 1
+    fresh = device.context.new_page()  # a bookmark or a link sent to another phone
+    fresh.goto(shared)
+    fresh.locator(".rq-decision").wait_for()
+    assert fresh.locator(".rq-decision-text").inner_text() == decided
+    fresh.close()
+
+
+def test_a_computed_decision_shows_no_template_and_comes_back_from_the_url(device, server, kb):
+    from ruling.decide.engine import decide
+
+    device.goto(server + "procedures/club/relance-minimum.html")
+    device.locator("button.rq-choice", has_text="Le montant minimum pour ouvrir ou relancer").click()
+    text = device.locator(".rq-decision-text")
+    assert text.inner_text() == "" or not text.is_visible()
+    assert "[" not in device.locator(".rq-decision").inner_text()  # no « [la réponse en une phrase] »
+    assert device.get_attribute("input[name='mises']", "inputmode") in ("numeric", "decimal")
+    assert device.get_attribute("input[name='grosse-blind']", "inputmode") == "numeric"
+    device.select_option("select[name='tour']", "apres-flop")
+    device.fill("input[name='grosse-blind']", "100")
+    device.fill("input[name='mises']", "200, abc")  # invalid: still nothing in the decision
+    device.locator("button.rq-calculate").click()
+    assert device.locator(".rq-error").inner_text() != ""
+    assert not text.is_visible() and "[" not in device.locator(".rq-decision").inner_text()
+    device.fill("input[name='mises']", "200, 290")
+    device.locator("button.rq-calculate").click()
+    expected = decide(kb, "club", "relance-minimum", {"demande": "minimum", "tour": "apres-flop",
+                                                      "grosse-blind": 100, "mises": [200, 290]}).decision
+    assert text.inner_text() == expected
+    shared = device.url
+    fresh = device.context.new_page()
+    fresh.goto(shared)
+    fresh.locator(".rq-decision-text").wait_for()
+    assert fresh.locator(".rq-decision-text").inner_text() == expected
+    fresh.close()
+    if device.device_name == "phone":
+        shot(device, "phone-questionnaire-decision.png", full_page=True)
+
+
+def test_the_list_starts_with_the_house_book_grouped_by_book(device, server, kb):
+    from ruling.site.build import house_book
+
+    house = house_book(kb)
+    assert kb.book(house).kind == "house"
+    device.goto(server + "questionnaire.html")
+    books = device.eval_on_selector_all("details.rq-group", "els => els.map(e => [e.dataset.book, e.open])")
+    assert books[0] == [house, True]
+    assert [b for b, _ in books[1:]] == [b.id for b in kb.books if b.id != house and
+                                         any(p.book == b.id for p in kb.procedures)]
+    assert not any(open_ for _, open_ in books[1:])  # the others one tap away, not 8,500 px of buttons
+    visible = device.locator("button.rq-procedure:visible").count()
+    assert visible == sum(1 for p in kb.procedures if p.book == house)
+    device.fill(".rq-filter", "flop")
+    opened = device.eval_on_selector_all("details.rq-group", "els => els.map(e => e.open)")
+    assert opened and all(opened)
+    assert device.locator("button.rq-procedure:visible").count() < len(kb.procedures)
+    # the shared ranking, when the page has it, orders and filters the list
+    device.evaluate("""() => { window.rulingSearch = { rankSituations: (words, house) => {
+        window.__ranked = [words, house]; return ['club/relance-minimum', {key: 'tda/bouton-mort'}]; } }; }""")
+    device.fill(".rq-filter", "n'importe")
+    assert device.evaluate("window.__ranked") == ["n'importe", house]
+    keys = device.eval_on_selector_all("details.rq-group", "els => els.map(e => e.dataset.book)")
+    assert keys == ["club", "tda"]
+    assert device.locator("button.rq-procedure").count() == 2
+
+
+def test_buttons_are_a_thumb_high(device, server):
+    device.goto(server + "questionnaire.html")
+    device.fill(".rq-filter", "flop")
+    device.locator("button.rq-procedure").first.click()
+    device.locator("button.rq-choice").first.click()
+    heights = device.eval_on_selector_all(
+        ".ruling-questionnaire button, .ruling-questionnaire summary",
+        "els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
+    assert any(label == "Modifier" for label, _ in heights) and any(label == "Autre situation" for label, _ in heights)
+    small = [(label, h) for label, h in heights if h < 44]
+    assert small == []
+
+
+def test_404_is_styled_over_file(device, site):
+    device.goto((site / "404.html").as_uri())
+    header = device.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
+    assert header == "sticky"  # material's layout, not an unstyled page
+    assert device.locator("a[href$='index.html']").count() > 0
+
+
+def test_old_edition_links_the_current_one(device, server):
+    device.goto(server + "livres/club/revisions/v1/index.html")
+    device.locator(".admonition.warning a", has_text="l'édition actuelle").click()
+    device.wait_for_url("**/livres/club/index.html")
+    assert device.locator("a[href$='imprimer/club.pdf']").count() == 1
+    if device.device_name == "phone":
+        device.goto(server + "historique.html")
+        shot(device, "phone-history.png", full_page=True)

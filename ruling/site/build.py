@@ -97,9 +97,20 @@ def questionnaire_data(site, url_of) -> dict:
                 "items": list(clause.items), "after": clause.after,
             }
     catalogue = kb.catalogue
-    return {"procedures": procedures, "clauses": clauses,
+    return {"procedures": procedures, "clauses": clauses, "houseBook": house_book(kb),
             "parameters": {b: {pid: param.value for pid, param in ps.items()} for b, ps in kb.parameters.items()},
             "refusals": dict(catalogue.refusals), "inputNames": dict(catalogue.input_names)}
+
+
+def house_book(kb) -> str:
+    """The book a player meets first: the base's house book (`house_book` in rulebook/base.yaml, the
+    one `ruling ask` proposes first), else a book of kind `house`, else the first book."""
+    if getattr(kb, "house_book", None):
+        return kb.house_book
+    for book in kb.books:
+        if book.kind == "house":
+            return book.id
+    return kb.books[0].id if kb.books else ""
 
 
 def questionnaire_script(site, url_of) -> str:

@@ -6,6 +6,8 @@ beside the mkdocs.yml being built (a copy of the repository builds its own text)
 """
 from __future__ import annotations
 
+import logging
+import os
 import posixpath
 
 from mkdocs.exceptions import PluginError
@@ -16,6 +18,7 @@ from ruling.site.build import (DATA_SCRIPT, HOME_MARKERS, MERMAID_SCRIPT, OFFLIN
 from ruling.site.search_index import SEARCH_DATA_SCRIPT, search_script
 
 _state: dict = {}
+log = logging.getLogger("mkdocs.plugins.ruling")
 
 
 def on_config(config):
@@ -53,7 +56,23 @@ def on_files(files, config):
     _replace(files, File.generated(config, DATA_SCRIPT, content=questionnaire_script(site, url_of)))
     _replace(files, File.generated(config, SEARCH_DATA_SCRIPT,
                                    content=search_script(site.kb, url_of, site.clause_pages)))
+    for path, content in _printable(site):
+        _replace(files, File.generated(config, path, content=content))
     return files
+
+
+def _printable(site) -> list:
+    """The printable rulebook (ruling/site/pdf.py): one PDF per book and the « ce qui a changé »
+    sheet. Without WeasyPrint (or pango) one French line says so and the site is built without them."""
+    from ruling.site.pdf import pdf_documents, weasyprint_missing
+
+    if os.environ.get("RULING_NO_PDF"):
+        return []
+    missing = weasyprint_missing()
+    if missing:
+        log.info("%s ; le site est construit sans eux.", missing)
+        return []
+    return pdf_documents(site.kb)
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -75,6 +94,21 @@ def on_post_page(output, page, config):
     folder = page.url if page.url.endswith("/") else posixpath.dirname(page.url)
     src = posixpath.relpath(MERMAID_SCRIPT, folder.rstrip("/") or ".")
     return output.replace("</body>", f'<script src="{src}"></script>\n</body>', 1)
+
+
+def on_post_template(output, template_name, config):
+    """404.html: its links start at the site root (`/assets/…`), which over file:// is the disk's
+    root, so the page came unstyled. Write them relative to the page (it sits at the root), and
+    on a web server, where a missing deep URL shows this page, resolve them from the root again."""
+    if template_name != "404.html":
+        return output
+    import re
+
+    output = re.sub(r'(\s(?:href|src))="/(?!/)', r'\1="./', output)
+    # material's page config (search worker, base of the search index) too
+    output = output.replace('"base": "/"', '"base": "."').replace('"search": "/assets/', '"search": "./assets/')
+    keep_root = "<script>if (location.protocol !== \"file:\") { document.write('<base href=\"/\">'); }</script>"
+    return output.replace("<head>", "<head>\n" + keep_root, 1)
 
 
 def _escaped_title(output: str, page, config) -> str:

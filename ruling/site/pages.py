@@ -200,6 +200,20 @@ class SitePages:
             })
         return out
 
+    def printable_links(self, book, page: str) -> list:
+        """Links to the book's PDF and change sheet (ruling/site/pdf.py), when they are built."""
+        import os
+
+        from ruling.site.pdf import PDF_FOLDER, pdf_names, weasyprint_missing
+
+        if os.environ.get("RULING_NO_PDF") or weasyprint_missing():
+            return []
+        rulebook, sheet = pdf_names(book)
+        out = [link("Règlement à imprimer (PDF)", f"{PDF_FOLDER}/{rulebook}", page)]
+        if book.previous() is not None:
+            out.append(link("Ce qui a changé, sur une page (PDF)", f"{PDF_FOLDER}/{sheet}", page))
+        return out
+
     def book_view(self, book, rev, page: str) -> dict:
         chapters = []
         for ch in rev.chapters:
@@ -211,7 +225,8 @@ class SitePages:
                   for r in book.revisions if r.id != rev.id]
         procs = [self.procedure_link(p, page) for p in self.procedures if p["book"] == book.id] if rev.id == book.current.id else []
         source = link(paths.source_document(book, rev).rsplit("/", 1)[-1], paths.source_document(book, rev), page)
-        return {"page": page, "title": book.title, "description": book.description, "note": book.note,
+        return {"printable": self.printable_links(book, page) if rev.id == book.current.id else [],
+                "current_link": link("l'édition actuelle", paths.book_index(book.id), page),"page": page, "title": book.title, "description": book.description, "note": book.note,
                 "revision": self.revision_label(book, rev), "revision_note": rev.note, "partial": rev.partial,
                 "current": rev.id == book.current.id, "kind": _KIND_LABELS.get(book.kind, book.kind),
                 "chapters": chapters, "others": others, "procedures": procs, "source": source,
@@ -219,8 +234,11 @@ class SitePages:
 
     # -- procedures -----------------------------------------------------------------------------
     def procedures_view(self, page: str) -> dict:
+        from ruling.site.build import house_book
+
         groups = []
-        for book in self.kb.books:
+        house = house_book(self.kb)  # the house rules first, as in the questionnaire's list
+        for book in sorted(self.kb.books, key=lambda b: b.id != house):
             procs = [p for p in self.procedures if p["book"] == book.id]
             if procs:
                 groups.append({"book": book.title, "procedures": [
@@ -251,7 +269,7 @@ class SitePages:
         return {
             "page": page, "title": proc["title"], "book": link(book.title, paths.book_index(book.id), page),
             "key": f"{proc['book']}/{proc['id']}", "situation": proc["situation"],
-            "comparison": link("comparer", f"comparaison.md#{paths.situation_anchor(proc['situation'])}", page),
+            "comparison": link("Ce que décident les autres livres", f"comparaison.md#{paths.situation_anchor(proc['situation'])}", page),
             "keywords": ", ".join(proc["keywords"]), "note": proc["note"],
             "questions": [{"id": q["id"], "text": q["text"], "help": q["help"], "origin": _ORIGINS.get(q["origin"], q["origin"]),
                            "answers": self.answers_text(q)} for q in used],

@@ -125,41 +125,137 @@
   }
 
   // -- one questionnaire widget ------------------------------------------------------------------
+  // -- the state in the URL --------------------------------------------------------------------
+  // `#procedure=club%2Fflop-irregulier&q.defaut=premature&m.mises=200%2C290`: the situation, the
+  // answers in the order given (q.), the amounts typed (m.). Back, a bookmark and a shared link
+  // restore it; a fragment that is not ours (a heading's anchor) is left alone.
+  function readState(hash) {
+    var text = String(hash || "").replace(/^#/, "");
+    var state = { procedure: "", answers: [], amounts: {}, ours: false };
+    if (!/(^|&)(procedure|q\.[^=&]+|m\.[^=&]+)=/.test(text)) { return state; }
+    state.ours = true;
+    text.split("&").forEach(function (pair) {
+      var at = pair.indexOf("=");
+      if (at < 0) { return; }
+      var key, value;
+      try {
+        key = decodeURIComponent(pair.slice(0, at));
+        value = decodeURIComponent(pair.slice(at + 1).replace(/\+/g, " "));
+      } catch (e) { return; }
+      if (key === "procedure") { state.procedure = value; }
+      else if (key.slice(0, 2) === "q.") { state.answers.push([key.slice(2), value]); }
+      else if (key.slice(0, 2) === "m.") { state.amounts[key.slice(2)] = value; }
+    });
+    return state;
+  }
+
+  function answerText(value) {
+    return value === true ? "oui" : value === false ? "non" : String(value);
+  }
+
+  function answerValue(question, text) {
+    if (question.type === "bool") { return text === "oui" ? true : text === "non" ? false : null; }
+    var opts = options(question);
+    for (var i = 0; i < opts.length; i++) {
+      if (String(opts[i].value) === text) { return opts[i].value; }
+    }
+    return null;
+  }
+
   function Questionnaire(root) {
     this.root = root;
     this.fixed = root.getAttribute("data-procedure") || "";
     this.proc = null;
     this.order = [];  // question ids in the order they were answered
     this.answers = {};
+    this.amountsTyped = {};
   }
+
+  Questionnaire.prototype.stateHash = function () {
+    var self = this;
+    var parts = [];
+    if (!this.proc) { return ""; }
+    if (!this.fixed) { parts.push("procedure=" + encodeURIComponent(this.proc.key)); }
+    this.order.forEach(function (q) {
+      parts.push("q." + encodeURIComponent(q) + "=" + encodeURIComponent(answerText(self.answers[q])));
+    });
+    Object.keys(this.amountsTyped).forEach(function (q) {
+      parts.push("m." + encodeURIComponent(q) + "=" + encodeURIComponent(self.amountsTyped[q]));
+    });
+    return parts.length ? "#" + parts.join("&") : "";
+  };
+
+  // Each step is a history entry: Back undoes the last answer, and returns here from a cited rule.
+  Questionnaire.prototype.save = function (replace) {
+    var hash = this.stateHash();
+    if (hash === (location.hash || "") || (!hash && !readState(location.hash).ours)) { return; }
+    var url = location.href.replace(/#.*$/, "") + hash;
+    try {
+      if (replace) { history.replaceState(null, "", url); } else { history.pushState(null, "", url); }
+    } catch (e) { /* file:// in some browsers: the state stays in the page */ }
+  };
+
+  // The widget's state from the URL: the answers the tree accepts, in order, the rest dropped.
+  Questionnaire.prototype.restore = function () {
+    var state = readState(location.hash);
+    this.proc = this.fixed ? findProcedure(this.fixed) : (state.procedure ? findProcedure(state.procedure) : null);
+    this.order = [];
+    this.answers = {};
+    this.amountsTyped = {};
+    if (!this.proc) { return; }
+    for (var i = 0; i < state.answers.length; i++) {
+      var node = follow(this.proc.tree, this.answers);
+      if (!node.question || node.question !== state.answers[i][0]) { break; }
+      var value = answerValue(questionOf(this.proc, node.question), state.answers[i][1]);
+      if (value === null) { break; }
+      this.order.push(node.question);
+      this.answers[node.question] = value;
+    }
+    this.amountsTyped = state.amounts;
+  };
 
   Questionnaire.prototype.start = function (proc) {
     this.proc = proc;
     this.order = [];
     this.answers = {};
-    this.render();
+    this.amountsTyped = {};
+    this.save(false);
+    this.render(true);
   };
 
   Questionnaire.prototype.answer = function (qid, value) {
     this.order.push(qid);
     this.answers[qid] = value;
-    this.render();
+    this.amountsTyped = {};
+    this.save(false);
+    this.render(true);
   };
 
   Questionnaire.prototype.backTo = function (index) {
     var self = this;
     this.order.slice(index).forEach(function (q) { delete self.answers[q]; });
     this.order = this.order.slice(0, index);
-    this.render();
+    this.amountsTyped = {};
+    this.save(false);
+    this.render(true);
   };
 
-  Questionnaire.prototype.render = function () {
+  // Bring the step to answer under the thumb: scrolled below the sticky header, and focused.
+  Questionnaire.prototype.focusStep = function () {
+    var target = this.root.querySelector(".rq-step");
+    if (!target) { return; }
+    var header = document.querySelector(".md-header");
+    // 64 px more: material's « Retour en haut de la page » button floats there while scrolling up.
+    var offset = (header ? header.getBoundingClientRect().height : 0) + 64;
+    var top = target.getBoundingClientRect().top + window.pageYOffset - offset;
+    window.scrollTo(0, Math.max(0, top));
+    target.focus({ preventScroll: true });
+  };
+
+  Questionnaire.prototype.render = function (focus) {
     var box = this.root;
     box.textContent = "";
-    if (!this.proc) {
-      var first = findProcedure(this.fixed || (location.hash.match(/procedure=([^&]+)/) || [])[1] || "");
-      if (first) { this.proc = first; } else { box.appendChild(this.picker()); return; }
-    }
+    if (!this.proc) { box.appendChild(this.picker()); return; }
     box.appendChild(this.header());
     box.appendChild(this.history());
     var next = follow(this.proc.tree, this.answers);
@@ -171,7 +267,47 @@
     } else {
       box.appendChild(el("p", "rq-none", "Aucune règle de cette procédure ne couvre ces réponses : consultez la table de décision."));
     }
+    if (focus) { this.focusStep(); }
   };
+
+  // The books in the order the list shows them: the house book first, then the base's order.
+  function bookOrder() {
+    var order = [];
+    DATA.procedures.forEach(function (p) { if (order.indexOf(p.book) < 0) { order.push(p.book); } });
+    var house = order.indexOf(DATA.houseBook);
+    if (house > 0) { order.splice(house, 1); order.unshift(DATA.houseBook); }
+    return order;
+  }
+
+  // The procedures matching the words, best first: the site search's shared ranking when the
+  // page has it (window.rulingSearch.rankSituations), else every word found in the situation's text.
+  function fold(text) {  // accents and case away, for the fallback filter only
+    return String(text).normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+
+  function rankedProcedures(query) {
+    var words = fold(query).split(/\s+/).filter(Boolean);
+    if (!words.length) { return DATA.procedures.slice(); }
+    if (window.RulingSearch && typeof window.RulingSearch.procedureKeys === "function") {
+      // the site's search box engine: the ranking of `ruling search` (assets/search.js)
+      return window.RulingSearch.procedureKeys(query).map(findProcedure).filter(Boolean);
+    }
+    var search = window.rulingSearch;
+    if (search && typeof search.rankSituations === "function") {
+      var ranked = search.rankSituations(query.trim(), DATA.houseBook) || [];
+      var found = [];
+      ranked.forEach(function (hit) {
+        var key = typeof hit === "string" ? hit : (hit && (hit.key || (hit.book && hit.id && hit.book + "/" + hit.id)));
+        var proc = key ? findProcedure(key) : null;
+        if (proc && found.indexOf(proc) < 0) { found.push(proc); }
+      });
+      return found;
+    }
+    return DATA.procedures.filter(function (proc) {
+      var hay = fold([proc.title, proc.bookTitle, proc.situation].concat(proc.keywords).join(" "));
+      return words.every(function (w) { return hay.indexOf(w) >= 0; });
+    });
+  }
 
   Questionnaire.prototype.picker = function () {
     var self = this;
@@ -185,18 +321,24 @@
     var list = el("div", "rq-list");
     wrap.appendChild(list);
     function fill() {
-      // Ranked by the site's search (assets/search.js), the ranking of `ruling search`.
-      var ranked = window.RulingSearch && input.value.trim() ? window.RulingSearch.procedureKeys(input.value) : null;
-      var procs = ranked ? ranked.map(findProcedure).filter(Boolean) : DATA.procedures;
+      var filtering = fold(input.value).trim() !== "";
+      var procs = rankedProcedures(input.value);
       list.textContent = "";
-      var shown = 0;
-      procs.forEach(function (proc) {
-        shown++;
-        var item = button(proc.title, "rq-procedure", function () { self.start(proc); });
-        item.appendChild(el("span", "rq-book", proc.bookTitle));
-        list.appendChild(item);
+      bookOrder().forEach(function (book) {
+        var mine = procs.filter(function (p) { return p.book === book; });
+        if (!mine.length) { return; }
+        var group = el("details", "rq-group");
+        group.setAttribute("data-book", book);
+        // Unfiltered, only the house book is open (the rest one tap away); filtered, every match shows.
+        group.open = filtering || book === bookOrder()[0];
+        var summary = el("summary", "rq-group-title", mine[0].bookTitle + " (" + mine.length + ")");
+        group.appendChild(summary);
+        mine.forEach(function (proc) {
+          group.appendChild(button(proc.title, "rq-procedure", function () { self.start(proc); }));
+        });
+        list.appendChild(group);
       });
-      if (!shown) { list.appendChild(el("p", "rq-none", "Aucune situation ne correspond ; essayez un autre mot.")); }
+      if (!procs.length) { list.appendChild(el("p", "rq-none", "Aucune situation ne correspond ; essayez un autre mot.")); }
     }
     input.addEventListener("input", fill);
     fill();
@@ -213,7 +355,14 @@
     title.appendChild(el("span", "rq-book", " — " + this.proc.bookTitle));
     head.appendChild(title);
     if (!this.fixed) {
-      head.appendChild(button("Autre situation", "rq-other", function () { self.proc = null; location.hash = ""; self.render(); }));
+      head.appendChild(button("Autre situation", "rq-other", function () {
+        self.proc = null;
+        self.order = [];
+        self.answers = {};
+        self.amountsTyped = {};
+        try { history.pushState(null, "", location.href.replace(/#.*$/, "")); } catch (e) { /* file:// */ }
+        self.render();
+      }));
     }
     return head;
   };
@@ -236,7 +385,9 @@
   Questionnaire.prototype.question = function (q) {
     var self = this;
     var box = el("div", "rq-question");
-    box.appendChild(el("p", "rq-question-text", q.text));
+    var text = el("p", "rq-question-text rq-step", q.text);
+    text.tabIndex = -1;
+    box.appendChild(text);
     if (q.help) { box.appendChild(el("p", "rq-help", q.help)); }
     var buttons = el("div", "rq-choices");
     options(q).forEach(function (opt) {
@@ -252,26 +403,34 @@
   Questionnaire.prototype.amounts = function (rule, inputs, calculate) {
     var self = this;
     var form = el("form", "rq-amounts");
-    form.appendChild(el("p", "rq-question-text", "Les montants du coup :"));
+    var step = el("p", "rq-question-text rq-step", "Les montants du coup :");
+    step.tabIndex = -1;
+    form.appendChild(step);
     var fields = inputs.map(function (id) {
       var q = questionOf(self.proc, id);
       var label = el("label", "rq-label", q.text);
       var field;
       if (q.type === "choice") {
         field = el("select", "rq-amount md-input");
+        var typed = has(self.amountsTyped, id) ? self.amountsTyped[id] : "";
         var none = el("option", "", "—");
         none.value = "";
         field.appendChild(none);
         options(q).forEach(function (opt) {
           var o = el("option", "", opt.label);
           o.value = opt.value;
+          if (typed && typed === String(opt.value)) { o.selected = true; }
           field.appendChild(o);
         });
       } else {
         field = el("input", "rq-amount md-input");
         field.type = "text";
-        field.setAttribute("inputmode", q.type === "amount" ? "numeric" : "text");
-        if (q["default"] !== null && q["default"] !== undefined) { field.value = K.figureText(q["default"]); }
+        // The digits keyboard: « numeric » for one amount, « decimal » for a list (its key is the
+        // comma that separates the amounts in a French locale; blanks separate them too).
+        field.setAttribute("inputmode", q.type === "amount" ? "numeric" : "decimal");
+        field.setAttribute("autocomplete", "off");
+        if (has(self.amountsTyped, id)) { field.value = self.amountsTyped[id]; }
+        else if (q["default"] !== null && q["default"] !== undefined) { field.value = K.figureText(q["default"]); }
       }
       field.name = id;
       label.appendChild(field);
@@ -284,8 +443,7 @@
     var submit = el("button", "md-button md-button--primary rq-calculate", "Calculer");
     submit.type = "submit";
     form.appendChild(submit);
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
+    function calculateNow(remember) {
       var values = {};
       for (var i = 0; i < fields.length; i++) {
         var q = fields[i].question, raw = fields[i].field.value;
@@ -299,6 +457,11 @@
         }
         values[q.id] = value;
       }
+      if (remember) {
+        self.amountsTyped = {};
+        fields.forEach(function (f) { self.amountsTyped[f.question.id] = f.field.value; });
+        self.save(true);
+      }
       try {
         calculate(computeDecision(self.proc, rule, values));
         error.textContent = "";
@@ -308,7 +471,12 @@
         var message = K.refusalText(DATA, e);
         error.textContent = message.charAt(0).toUpperCase() + message.slice(1) + ".";
       }
+    }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      calculateNow(true);
     });
+    form.rulingRecalculate = calculateNow;
     return form;
   };
 
@@ -316,7 +484,9 @@
     var self = this;
     var box = el("div", "rq-decision admonition success");
     box.appendChild(el("p", "admonition-title", "Décision"));
-    var text = el("p", "rq-decision-text", rule.compute ? rule.readable : rule.decision);
+    // A computed decision shows nothing until its figures exist (no template with blanks).
+    var text = el("p", "rq-decision-text", rule.compute ? "" : rule.decision);
+    text.hidden = !!rule.compute;
     box.appendChild(text);
     // Where the text is silent, the reading chosen (issue 11), for the computed case when keyed by case.
     var reading = el("p", "rq-interpretation");
@@ -328,11 +498,14 @@
     };
     showReading(undefined);
     box.appendChild(reading);
+    var form = null;
     if (rule.compute) {
-      box.insertBefore(this.amounts(rule, inputs, function (computed) {
-        text.textContent = computed ? computed.text : rule.readable;
+      form = this.amounts(rule, inputs, function (computed) {
+        text.textContent = computed ? computed.text : "";
+        text.hidden = !computed;
         showReading(computed ? computed.figures.cas : undefined);
-      }), text);
+      });
+      box.insertBefore(form, text);
     }
     var cites = el("div", "rq-cites");
     cites.appendChild(el("p", "rq-cites-title", rule.cites.length > 1 ? "Règles citées, à lire à la table :" : "Règle citée, à lire à la table :"));
@@ -359,19 +532,35 @@
     var again = el("div", "rq-again");
     again.appendChild(button("Recommencer", "rq-restart", function () { self.start(self.proc); }));
     box.appendChild(again);
+    if (form && Object.keys(this.amountsTyped).length) { form.rulingRecalculate(false); }  // restored from the URL
     return box;
   };
+
+  // Back and Forward (and a link to another state of the same page) redraw from the URL.
+  function watch(widget) {
+    function redraw() {
+      if (!readState(location.hash).ours && widget.fixed && location.hash) { return; }  // a heading's anchor
+      widget.restore();
+      widget.render(false);
+    }
+    window.addEventListener("popstate", redraw);
+    window.addEventListener("hashchange", redraw);
+  }
 
   function mount() {
     var roots = document.querySelectorAll(".ruling-questionnaire");
     for (var i = 0; i < roots.length; i++) {
       if (roots[i].getAttribute("data-mounted")) { continue; }
       roots[i].setAttribute("data-mounted", "1");
-      new Questionnaire(roots[i]).render();
+      var widget = new Questionnaire(roots[i]);
+      widget.restore();
+      widget.render(false);
+      watch(widget);
     }
   }
 
-  window.RulingQuestionnaire = { follow: follow, computeDecision: computeDecision, parseAmount: parseAmount };
+  window.RulingQuestionnaire = { follow: follow, computeDecision: computeDecision, parseAmount: parseAmount,
+                                 readState: readState };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", mount);
   } else {
