@@ -126,7 +126,7 @@ def main() -> None:
     print(f"bytecode cache: {'off (worst case)' if args.no_bytecode else 'on (as installed)'}\n")
     print("| command | median (s) | × import click | target |\n|---|---|---|---|")
     for label, t, ratio, target in process_table(args.runs, env):
-        print(f"| `{label}` | {t:.3f} | {ratio:.2f} | {'≤ %.1f×' % target if target else ''} |")
+        print(f"| `{label}` | {t:.3f} | {ratio:.2f} | {f'≤ {target:.1f}×' if target else ''} |")
     if not args.skip_synthetic:
         print("\nSynthetic knowledge base: 20 books × 500 clauses, 200 procedures\n")
         print("| measure | time (s) | peak memory (MB) |\n|---|---|---|")

@@ -36,10 +36,10 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=5000)
     args = parser.parse_args()
     from ruling.decide.engine import decide
-    from ruling.journal.store import Journal
-    from ruling.render.journal import csv_bytes, table_text
     from ruling.journal.rulings import entry_for, parse_player, replay
+    from ruling.journal.store import Journal
     from ruling.kb.load import load_kb
+    from ruling.render.journal import csv_bytes, table_text
 
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "RULING_JOURNAL": str(Path(tmp) / "cli.sqlite3")}

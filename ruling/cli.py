@@ -249,8 +249,8 @@ def test_(ctx, book, as_json):
 def diff_(ctx, sides, as_json, as_markdown, rulings):
     """Ce qui a changé entre deux éditions, règle par règle : `ruling diff club` (précédente
     contre actuelle), `ruling diff club@v1 club`, un fichier ou dossier YAML, git:HEAD~1:rulebook/club."""
-    from ruling.diff.revisions import diff
     from ruling.diff.redline import report_markdown, report_text
+    from ruling.diff.revisions import diff
 
     if len(sides) > 2:
         raise UserError(f"{len(sides)} côtés donnés ; attendu ruling diff [ANCIEN] NOUVEAU")

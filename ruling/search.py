@@ -165,7 +165,7 @@ class GlossaryMap:
                 "by_terms": [[list(t), g] for t, g in self.by_terms.items()]}
 
     @classmethod
-    def from_json(cls, data: dict) -> "GlossaryMap":
+    def from_json(cls, data: dict) -> GlossaryMap:
         by_terms = {tuple(t): list(g) for t, g in data["by_terms"]}
         return cls([[tuple(t) for t in g] for g in data["groups"]], by_terms,
                    max((len(t) for t in by_terms), default=1))
@@ -244,7 +244,7 @@ class QueryPlan:
         return {terms for c in self.concepts for terms, _ in c.variants}
 
     @classmethod
-    def build(cls, query: str, index) -> "QueryPlan":
+    def build(cls, query: str, index) -> QueryPlan:
         from ruling.analysis import STOP_WORDS, fold, stem, words
 
         gmap = index.glossary
@@ -488,7 +488,7 @@ class Lexicon:
     _by_initial: dict[str, list[str]] | None = None
 
     @classmethod
-    def build(cls, docs: list[dict], glossary: list, books: list[str]) -> "Lexicon":
+    def build(cls, docs: list[dict], glossary: list, books: list[str]) -> Lexicon:
         from collections import Counter
 
         from ruling.analysis import STOP_WORDS, fold, stem, words
@@ -507,7 +507,7 @@ class Lexicon:
                 "books": self.books, "procedure_groups": [[n, g] for n, g in self.procedure_groups.items()]}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Lexicon":
+    def from_json(cls, data: dict) -> Lexicon:
         return cls({k: tuple(v) for k, v in data["words"].items()}, GlossaryMap.from_json(data["glossary"]),
                    list(data["books"]), {n: g for n, g in data["procedure_groups"]})
 

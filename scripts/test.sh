@@ -9,5 +9,6 @@ bash scripts/setup.sh test
 bash scripts/install-browser.sh
 bash scripts/install-node.sh
 export NO_MKDOCS_2_WARNING=1  # Material for MkDocs' end-of-life banner (see docs/ARCHITECTURE.md)
+.venv/bin/ruff check ruling tests bench scripts  # the style of pyproject.toml's [tool.ruff]
 .venv/bin/ruling check
 exec .venv/bin/python -m pytest "$@"

@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import click
 import pytest
 import yaml
 

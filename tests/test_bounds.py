@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ruling.kb import model
 from ruling.decide.engine import MAX_AMOUNT_DIGITS, parse_answer
-from ruling.errors import SHOWN_CHARS, UserError
 from ruling.decide.procedures import Question
+from ruling.errors import SHOWN_CHARS, UserError
+from ruling.kb import model
 
 HUGE = "a" * 100_000
 AMOUNTS = Question("mises", "Mises ?", type="amounts")

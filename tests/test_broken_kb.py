@@ -151,8 +151,9 @@ def test_an_id_failing_its_pattern_is_explained_in_words_not_as_a_regex(run, kb_
 def test_every_pattern_of_the_schemas_is_said_in_words():
     import re as re_
 
-    from conftest import RULEBOOK
     from ruling.kb.schemas import PATTERN_WORDS
+
+    from conftest import RULEBOOK
 
     patterns = {p for f in (RULEBOOK / "schema").glob("*.schema.json")
                 for p in re_.findall(r'"pattern": "((?:[^"\\]|\\.)*)"', f.read_text(encoding="utf-8"))}

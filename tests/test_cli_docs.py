@@ -1,7 +1,8 @@
 """docs/CLI.md is the `--help` of every command, regenerated: the reference never drifts."""
-from conftest import ROOT
 from ruling.cli import cli
 from ruling.cli_docs import cli_reference
+
+from conftest import ROOT
 
 
 def test_cli_reference_is_up_to_date():

@@ -8,8 +8,9 @@ import re
 import click
 import pytest
 
-from conftest import ROOT
 from ruling.cli import cli
+
+from conftest import ROOT
 
 
 def test_plain_ruling_prints_the_help_and_exits_0(run):

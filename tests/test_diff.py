@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ruling.diff.redline import fold, new_text, old_text, render_markdown, render_terminal, word_diff
 from ruling.diff.revisions import Side, _assign, clause_text, diff, diff_sides, resolve_side
 from ruling.errors import UserError
 from ruling.kb.model import Chapter, Clause
-from ruling.diff.redline import fold, new_text, old_text, render_markdown, render_terminal, word_diff
 
 ROOT = Path(__file__).resolve().parent.parent
 CH8_OLD = ROOT / "rulebook/club/revisions/v1/08-blinds-et-les-changements-de-place.yaml"

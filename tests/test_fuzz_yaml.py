@@ -72,9 +72,10 @@ def test_a_randomly_broken_file_is_a_problem_of_the_base_never_an_exception(rel,
     """Insert a piece of YAML syntax into a file of the real base (and drop a few bytes after it)."""
     from dataclasses import replace
 
-    from conftest import RULEBOOK
     from ruling.errors import Problem
     from ruling.kb.load import parse_kb, take_snapshot
+
+    from conftest import RULEBOOK
 
     snap = _SNAPSHOT.get("real") or _SNAPSHOT.setdefault("real", take_snapshot(RULEBOOK))
     data = snap.files[rel]

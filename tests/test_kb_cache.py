@@ -12,10 +12,11 @@ import time
 
 import pytest
 
-from conftest import ROOT, RULEBOOK
 from ruling.kb import plain
 from ruling.kb.cache import KEEP_NEWEST, prune
 from ruling.kb.load import cache_dir, load_kb, take_snapshot
+
+from conftest import ROOT, RULEBOOK
 
 CLAUSE_1_2 = "Aucun mineur n'est accepté en tournoi."
 

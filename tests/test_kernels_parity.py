@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, RULEBOOK
 from ruling.decide.calculators import KERNELS, Refusal
 from ruling.decide.templates import pick, render
+
+from conftest import ROOT, RULEBOOK
 
 NODE = shutil.which("node") or "/usr/bin/node"
 HARNESS = ROOT / "tests" / "js" / "kernels_harness.js"

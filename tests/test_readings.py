@@ -63,7 +63,7 @@ def test_a_sanction_without_its_clause_is_flagged_and_the_base_still_decides(run
     _mutate(path, '"2-9#79c79e", "15-1#c8a2dc"]', '"2-9#79c79e"]')
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 1
-    flagged = [l for l in result.output.splitlines() if "sans citer une règle de sanction" in l]
+    flagged = [line for line in result.output.splitlines() if "sans citer une règle de sanction" in line]
     assert flagged == [f"rulebook/{FAUSSE_DONNE}:33: la décision « fausse-donne-redonner » parle de « sanction… » "
                        "sans citer une règle de sanction du livre club ; règles de sanction : 15-1, 15-2"], result.output
     assert cite

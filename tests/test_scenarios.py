@@ -9,9 +9,10 @@ import json
 
 import pytest
 
-from conftest import tda_scenario_count
-from ruling.kb.load import default_root, load_kb
 from ruling.decide.scenarios import read_scenario_files, replay, run_tests
+from ruling.kb.load import default_root, load_kb
+
+from conftest import tda_scenario_count
 
 KB = load_kb()
 FILES, PROBLEMS = read_scenario_files(default_root(), [b.id for b in KB.books])

@@ -14,9 +14,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from test_site import INJECTION, _paths, built_injected_site, built_site
 
 from conftest import ROOT
-from test_site import INJECTION, _paths, built_injected_site, built_site
 
 CHROMIUM = Path(os.environ.get("RULING_CHROMIUM") or "/usr/bin/chromium")
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -331,8 +331,9 @@ def _wanted_in_top3(case, refs) -> bool:
 def test_search_box_answers_as_the_command_line_offline(page, site, kb):
     """Every suite query typed into the box over file://: the wanted clause in the top 3, and the
     same top 3 as `ruling search`. Prints both recall@3 figures."""
-    from ruling.search import search as cli_search
     from test_search_site_parity import suite_cases
+
+    from ruling.search import search as cli_search
 
     cases = [c for c in suite_cases() if c.get("expect") or c.get("expect_any")]
     assert len(cases) >= 40

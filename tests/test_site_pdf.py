@@ -10,7 +10,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from test_site import built_site
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import os
 
-
 PROC = "club/procedures/flop-irregulier.yaml"
 STAMPED = '"2-7#25e521"'
 UNSTAMPED = '"2-7"'

@@ -11,7 +11,7 @@ engine turns into one French line from the refusal's template.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 SCALE = 1_000_000  # fractional parameters (0.5) are applied in millionths, exactly, in both languages
 

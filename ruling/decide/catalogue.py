@@ -7,10 +7,8 @@ come from (as OpenFisca parameters do). Loaded with the base, validated by their
 """
 from __future__ import annotations
 
-
-from ruling.errors import CalculatorError, Problem
 from ruling.decide.templates import render
-
+from ruling.errors import CalculatorError, Problem
 
 # Plain classes, not dataclasses: this module is imported whenever a cached base is read, and
 # building dataclasses costs milliseconds on every `ruling` command.
@@ -120,8 +118,8 @@ def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict
 def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
     """`rulebook/calculators.yaml` from the base's snapshot, checked against the kernels the code has."""
     from ruling.decide.calculators import KERNELS
-    from ruling.kb.load import read_yaml
     from ruling.decide.procedures import build_question, question_problems
+    from ruling.kb.load import read_yaml
 
     catalogue = Catalogue()
     if snap.kind("calculators.yaml") is None:

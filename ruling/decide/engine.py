@@ -11,10 +11,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ruling.errors import StaleCitationError, UserError, shown
-from ruling.kb.model import MAX_SUGGESTED_NAME
 from ruling.decide.procedures import Procedure, Question
 from ruling.decide.templates import pick, render
+from ruling.errors import StaleCitationError, UserError, shown
+from ruling.kb.model import MAX_SUGGESTED_NAME
 
 TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
 FALSE_WORDS = {"false", "non", "n", "no", "0", "faux"}

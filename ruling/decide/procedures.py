@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruling.errors import Problem
 from ruling.decide.templates import placeholders
+from ruling.errors import Problem
 
 FINITE_TYPES = ("choice", "bool")
 QUESTION_TYPES = ("choice", "bool", "amount", "amounts")
@@ -241,8 +241,8 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[
     procedures; problems are appended, never raised. Returns (procedures, catalogue, parameters by
     book). A cite into a book in `unloaded` (one of its files did not load) is not reported."""
     from ruling.decide.catalogue import load_catalogue, load_parameters
-    from ruling.kb.validate import procedure_problems, unused_parameter_problems
     from ruling.kb.load import read_yaml
+    from ruling.kb.validate import procedure_problems, unused_parameter_problems
 
     root = Path(snap.root)
     catalogue = load_catalogue(snap, schemas, problems)
@@ -294,7 +294,7 @@ def _template_problems(doc, where: tuple, outcome: str, template, names: set, ca
     line = doc.line(*where)
     if isinstance(template, dict):
         if not cases:
-            return [Problem(doc.display, doc.line("rules", i, "interpretation", c) if c else line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
+            return [Problem(doc.display, line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
                                                "pas de cas ; écrivez une seule phrase")]
         for key in template:
             if key not in cases:
@@ -454,7 +454,7 @@ def _journal_problems(proc: Procedure, doc) -> list[Problem]:
             continue
         line = doc.line("questions", qid, "journal")
 
-        def bad(message, line=line):
+        def bad(message, line=line, qid=qid):
             out.append(Problem(doc.display, line, f"journal de la question « {qid} » : {message}"))
 
         recall = spec.get("recall")

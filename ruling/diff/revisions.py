@@ -16,9 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from ruling.diff.redline import fold, whole, word_diff, words_of
 from ruling.errors import UserError, shown
 from ruling.kb.model import CITATION_RE, Chapter, Clause
-from ruling.diff.redline import fold, whole, word_diff, words_of
 
 STATUSES = ("unchanged", "typography", "modified", "renumbered", "added", "removed")
 #: Least similarity to pair two clauses with the same number, and with different numbers.

@@ -39,7 +39,7 @@ def journal_options(command):
     return wrapper
 
 
-def journal_recorder(journal: dict, profile: dict) -> "Recorder":
+def journal_recorder(journal: dict, profile: dict) -> Recorder:
     """The recorder for this ruling; takes `event:` out of the profile (it answers no question)."""
     event = journal.get("event")
     profile_event = profile.pop("event", None) if isinstance(profile, dict) else None
@@ -211,8 +211,8 @@ class Recorder:
     def _record(self, kb, decision) -> None:
         if self.entry_id is not None or self.error is not None or not decision.decided:
             return
-        from ruling.journal.store import Journal, JournalError
         from ruling.journal.rulings import claim_fault, entry_fault, entry_for
+        from ruling.journal.store import Journal, JournalError
 
         self._load()
         history = self._history(decision.book) or []
@@ -302,9 +302,9 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
              journal_path):
     from pathlib import Path
 
+    from ruling.journal.rulings import select
     from ruling.journal.store import Journal, default_path
     from ruling.render.journal import csv_bytes, markdown, replay_text, table_text
-    from ruling.journal.rulings import select
 
     if sum(map(bool, (as_json, as_csv, as_markdown))) > 1:
         raise UserError("--json, --csv et --markdown s'excluent ; choisissez l'un des trois")
@@ -342,8 +342,8 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
         return
     entries = select(entries, player=player, since=since)
     if replay:
-        from ruling.journal.rulings import replay as replay_entries
         from ruling.cli import _kb
+        from ruling.journal.rulings import replay as replay_entries
 
         results = replay_entries(_kb(ctx), entries)
         if as_json:

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ruling.decide.engine import Decision, decide_procedure, fold, normalise_answers
+from ruling.decide.procedures import Procedure, Question, text_hash
 from ruling.errors import StaleCitationError, UserError
 from ruling.journal.store import Citation, Entry, Player
-from ruling.decide.procedures import Procedure, Question, text_hash
 
 LADDER_RECALLS = ("last-sanction", "any-sanction")
 

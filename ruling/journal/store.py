@@ -222,7 +222,7 @@ class Journal:
                 db.execute("ROLLBACK")
                 raise
 
-    def __enter__(self) -> "Journal":
+    def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc) -> None:

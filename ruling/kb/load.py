@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ruling.kb.cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
 from ruling.errors import KnowledgeBaseError, Problem, UserError, shown
+from ruling.kb.cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
 from ruling.kb.files import FileProblem, decode_utf8, read_regular
 from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
 from ruling.kb.schemas import Schemas

@@ -11,8 +11,8 @@ import marshal
 from dataclasses import astuple, fields, replace
 
 from ruling.decide.catalogue import CalculatorSpec, Catalogue, Figure, Parameter
-from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
 from ruling.decide.procedures import Cite, Procedure, Question, Rule
+from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
 
 _CLASSES = (Clause, Chapter, Revision, Book, Question, Cite, Rule, Procedure)
 _PLAIN = (Parameter, Figure, CalculatorSpec, Catalogue)  # classes with __slots__, not dataclasses

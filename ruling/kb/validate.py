@@ -142,7 +142,7 @@ NO_PROCEDURE_RE = re.compile(r"^none — \S")
 def coverage_problems(kb, cov: dict) -> list[Problem]:
     """Every normative clause must be cited by a procedure or say why none applies (100 % coverage)."""
     out = []
-    for book, data in cov.items():
+    for data in cov.values():
         for citation in data["uncovered"]:
             c = kb.find(citation)
             out.append(Problem(c.file, c.line, f"la règle normative {citation} n'est citée par aucune procédure ; "

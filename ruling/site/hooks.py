@@ -13,8 +13,15 @@ import posixpath
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from ruling.site.build import (DATA_SCRIPT, HOME_MARKERS, MERMAID_SCRIPT, OFFLINE_WORKER_SHIM,
-                               load_site, questionnaire_script, read_event_logs)
+from ruling.site.build import (
+    DATA_SCRIPT,
+    HOME_MARKERS,
+    MERMAID_SCRIPT,
+    OFFLINE_WORKER_SHIM,
+    load_site,
+    questionnaire_script,
+    read_event_logs,
+)
 from ruling.site.search_index import SEARCH_DATA_SCRIPT, search_script
 
 _state: dict = {}

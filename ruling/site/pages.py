@@ -311,7 +311,7 @@ class SitePages:
             target = out_ids[name] if kind == "o" else (f"x{name}" if kind == "x" else dst)
             label = answer_label(questions[node_of_q[src]], ans)
             lines.append(f"    {src} -->|{mermaid_label(label)}| {target}")
-        for i, outcome in enumerate(tree.outcomes):
+        for i in range(len(tree.outcomes)):
             lines.append(f"    class o{i} decision")
         lines.append("    classDef decision fill:#e8f5e9,stroke:#2e7d32")
         return "\n".join(lines)
@@ -517,6 +517,7 @@ def _sort_key(term: str) -> str:
 
 
 from ruling.kb.model import BOOK_KIND_LABELS as _KIND_LABELS  # noqa: E402  (shared with `ruling list`)
+
 _ORIGINS = {"procedure": "", "context": "contexte du livre", "calculator": "entrée du calcul"}
 _STATUS_PLURALS = {"unchanged": "inchangées", "typography": "typographie", "modified": "modifiées",
                    "renumbered": "renumérotées", "added": "ajoutées", "removed": "supprimées"}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 import os
 from html import escape
-from pathlib import Path
 
 PDF_FOLDER = "imprimer"
 
@@ -55,7 +54,7 @@ def weasyprint_missing() -> str | None:
 def printing_date() -> str:
     """The day the PDFs are printed, `SOURCE_DATE_EPOCH` if set (a reproducible build)."""
     stamp = os.environ.get("SOURCE_DATE_EPOCH")
-    day = (datetime.datetime.fromtimestamp(int(stamp), datetime.timezone.utc).date() if stamp and stamp.isdigit()
+    day = (datetime.datetime.fromtimestamp(int(stamp), datetime.UTC).date() if stamp and stamp.isdigit()
            else datetime.date.today())
     months = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
               "octobre", "novembre", "décembre"]
