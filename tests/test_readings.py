@@ -60,11 +60,12 @@ def test_a_sanction_without_its_clause_is_flagged_and_the_base_still_decides(run
     path = kb_copy / FAUSSE_DONNE
     text = path.read_text(encoding="utf-8")
     cite = next(line for line in text.splitlines() if "outcome: fausse-donne-redonner" in line)
+    rule_line = text.splitlines().index(cite)  # the rule's « - when: » line, just above its outcome (1-based)
     _mutate(path, '"2-9#79c79e", "15-1#c8a2dc"]', '"2-9#79c79e"]')
     result = run("check", kb_path=kb_copy)
     assert result.exit_code == 1
     flagged = [line for line in result.output.splitlines() if "sans citer une règle de sanction" in line]
-    assert flagged == [f"rulebook/{FAUSSE_DONNE}:33: la décision « fausse-donne-redonner » parle de « sanction… » "
+    assert flagged == [f"rulebook/{FAUSSE_DONNE}:{rule_line}: la décision « fausse-donne-redonner » parle de « sanction… » "
                        "sans citer une règle de sanction du livre club ; règles de sanction : 15-1, 15-2"], result.output
     assert cite
     decided = run("decide", "fausse-donne", "--book", "club", "-a", "volontaire=non", "-a", "cause=premiere-carte",

@@ -103,10 +103,8 @@ def questionnaire_data(site, url_of) -> dict:
 
 
 def house_book(kb) -> str:
-    """The book a player meets first: the base's house book (`house_book` in rulebook/base.yaml, the
-    one `ruling ask` proposes first), else a book of kind `house`, else the first book."""
-    if getattr(kb, "house_book", None):
-        return kb.house_book
+    """The book a player meets first: the base's house rules (kind `house`), else its first book.
+    (`ruling ask` proposes `house_book` of rulebook/base.yaml first; aligning the two is left open.)"""
     for book in kb.books:
         if book.kind == "house":
             return book.id
