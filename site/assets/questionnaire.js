@@ -288,11 +288,12 @@
   function rankedProcedures(query) {
     var words = fold(query).split(/\s+/).filter(Boolean);
     if (!words.length) { return DATA.procedures.slice(); }
-    if (window.RulingSearch && typeof window.RulingSearch.procedureKeys === "function") {
+    var search = window.rulingSearch;  // a ranking hook (house book first), when a page provides one
+    if (!(search && typeof search.rankSituations === "function") &&
+        window.RulingSearch && typeof window.RulingSearch.procedureKeys === "function") {
       // the site's search box engine: the ranking of `ruling search` (assets/search.js)
       return window.RulingSearch.procedureKeys(query).map(findProcedure).filter(Boolean);
     }
-    var search = window.rulingSearch;
     if (search && typeof search.rankSituations === "function") {
       var ranked = search.rankSituations(query.trim(), DATA.houseBook) || [];
       var found = [];
