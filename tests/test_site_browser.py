@@ -93,6 +93,12 @@ def browser(_browser_available):
 def page(browser):
     """A fresh page; requests to anything but this machine are refused and recorded."""
     context = browser.new_context(viewport={"width": 1100, "height": 800}, locale="fr-FR")
+    yield from _guarded_page(context)
+
+
+def _guarded_page(context, prepare=None):
+    """A page of `context` whose requests to anything but this machine are refused and recorded;
+    after the test, no outside request and no JavaScript error."""
     outside: list[str] = []
     errors: list[str] = []
 
@@ -107,6 +113,8 @@ def page(browser):
     context.route("**/*", only_local)
     pg = context.new_page()
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    if prepare is not None:
+        prepare(pg)
     yield pg
     context.close()
     assert outside == [], f"the site tried to reach: {outside}"
@@ -409,25 +417,7 @@ def device(request, browser):
     phone = request.param == "phone"
     context = browser.new_context(viewport=VIEWPORTS[request.param], locale="fr-FR",
                                   has_touch=phone, is_mobile=phone, device_scale_factor=2 if phone else 1)
-    outside: list[str] = []
-    errors: list[str] = []
-
-    def only_local(route):
-        url = route.request.url
-        if url.startswith(("file:", "http://127.0.0.1", "data:", "blob:")):
-            route.continue_()
-        else:
-            outside.append(url)
-            route.abort()
-
-    context.route("**/*", only_local)
-    pg = context.new_page()
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.device_name = request.param
-    yield pg
-    context.close()
-    assert outside == [], f"the site tried to reach: {outside}"
-    assert errors == [], f"JavaScript errors: {errors}"
+    yield from _guarded_page(context, lambda pg: setattr(pg, "device_name", request.param))
 
 
 def _in_view(page, selector: str) -> bool:

@@ -119,13 +119,11 @@ def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
     """`rulebook/calculators.yaml` from the base's snapshot, checked against the kernels the code has."""
     from ruling.decide.calculators import KERNELS
     from ruling.decide.procedures import build_question, question_problems
-    from ruling.kb.load import read_yaml
+    from ruling.kb.load import read_optional
 
     catalogue = Catalogue()
-    if snap.kind("calculators.yaml") is None:
-        return catalogue
-    doc = read_yaml(snap, "calculators.yaml", problems)
-    if doc is None or not schemas.validate("calculators", doc, problems):
+    doc = read_optional(snap, "calculators.yaml", "calculators", schemas, problems)
+    if doc is None:
         return catalogue
     data = doc.data
     inputs = {}
@@ -167,13 +165,10 @@ def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
 def load_parameters(kb, snap, book_id: str, schemas, problems: list[Problem], unloaded=frozenset()) -> dict:
     """`rulebook/<book>/parameters.yaml` from the snapshot: id -> Parameter, each `ref` resolved to a
     clause of the book (not reported when a file of that book did not load: that file is the cause)."""
-    from ruling.kb.load import read_yaml
+    from ruling.kb.load import read_optional
 
-    rel = f"{book_id}/parameters.yaml"
-    if snap.kind(rel) is None:
-        return {}
-    doc = read_yaml(snap, rel, problems)
-    if doc is None or not schemas.validate("parameters", doc, problems):
+    doc = read_optional(snap, f"{book_id}/parameters.yaml", "parameters", schemas, problems)
+    if doc is None:
         return {}
     out = {}
     for pid, pdata in doc.data["parameters"].items():

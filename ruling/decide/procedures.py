@@ -220,13 +220,10 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
 
 def load_context(snap, book_id: str, schemas, problems: list[Problem]) -> dict[str, Question]:
     """The context questions of one book (`<book>/context.yaml`), or none."""
-    from ruling.kb.load import read_yaml
+    from ruling.kb.load import read_optional
 
-    rel = f"{book_id}/context.yaml"
-    if snap.kind(rel) is None:
-        return {}
-    doc = read_yaml(snap, rel, problems)
-    if doc is None or not schemas.validate("context", doc, problems):
+    doc = read_optional(snap, f"{book_id}/context.yaml", "context", schemas, problems)
+    if doc is None:
         return {}
     out = {}
     for qid, data in (doc.data.get("questions") or {}).items():

@@ -275,6 +275,17 @@ class YamlDoc:
         return node.start_mark.line + 1 if node is not None else 0
 
 
+def read_optional(snap: Snapshot, rel: str, schema: str, schemas, problems: list[Problem]) -> YamlDoc | None:
+    """The YAML file `rel` if the base has one, parsed and valid against `schema`; else None
+    (a problem is recorded when it exists but cannot be read or is invalid)."""
+    if snap.kind(rel) is None:
+        return None
+    doc = read_yaml(snap, rel, problems)
+    if doc is None or not schemas.validate(schema, doc, problems):
+        return None
+    return doc
+
+
 def read_yaml(snap: Snapshot, rel: str, problems: list[Problem]) -> YamlDoc | None:
     """The YAML file `rel` of the snapshot, parsed; None (and a problem) if it cannot be."""
     from ruling.kb.safe_yaml import YamlProblem, parse_yaml
