@@ -14,6 +14,16 @@ if [ -x .venv/bin/python ] && .venv/bin/python -I scripts/install_state.py check
   exit 0
 fi
 
+# Two set-ups at once (two terminals, ask.sh while test.sh installs) would build the same .venv
+# together and leave it half made: the second waits for the first, then finds it done.
+if command -v flock >/dev/null; then
+  exec 9>.venv.lock
+  flock 9
+  if [ -x .venv/bin/python ] && .venv/bin/python -I scripts/install_state.py check "$extras" 2>/dev/null; then
+    exit 0
+  fi
+fi
+
 python_ok() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; }
 
 if [ -e .venv ] && ! python_ok .venv/bin/python; then

@@ -78,6 +78,23 @@ def test_a_second_run_installs_nothing_and_needs_no_network(installed):
     assert log.stat().st_mtime_ns == before
 
 
+def test_two_set_ups_at_once_leave_one_working_venv(tmp_path):
+    project = _tiny_project(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "RULING_PYTHON"}
+    runs = [subprocess.Popen(["bash", "scripts/setup.sh", "test"], cwd=project, env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    results = []
+    for run in runs:
+        _, err = run.communicate(timeout=600)
+        results.append((run.returncode, err))
+    assert [code for code, _ in results] == [0, 0], results
+    # One of them installed, the other waited and found it done: a single install line in all.
+    assert sum(err.count("setup : installation de ruling") for _, err in results) == 1, results
+    pip = subprocess.run([str(project / ".venv" / "bin" / "python"), "-m", "pip", "--version"],
+                         capture_output=True, text=True)
+    assert pip.returncode == 0, pip.stderr
+
+
 def test_an_offline_first_install_says_so_in_one_french_line(tmp_path):
     """No package repository reachable: pip's traceback stays in .venv/setup.log, one line on screen."""
     project = _tiny_project(tmp_path)
