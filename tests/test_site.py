@@ -319,11 +319,10 @@ def test_the_flowchart_draws_the_exported_tree(kb):
 
     proc = next(p for p in kb.procedures if p.citation == "club:relance-minimum")
     tree = flowchart_tree(decision_tree(proc))
-    assert tree.questions == [("q0", "demande"), ("q1", "tour"), ("q2", "gros-blind-sans-parler")]
-    assert tree.outcomes == ["minimum", "option-du-gros-blind", "reouverture-avant-flop", "reouverture"]
-    assert tree.edges == [("q0", "o:minimum", "minimum"), ("q0", "q1", "reouverture"), ("q1", "q2", "avant-flop"),
-                          ("q1", "o:reouverture", "apres-flop"), ("q2", "o:option-du-gros-blind", True),
-                          ("q2", "o:reouverture-avant-flop", False)]
+    assert tree.questions == [("q0", "demande"), ("q1", "gros-blind-sans-parler")]
+    assert tree.outcomes == ["minimum", "option-du-gros-blind", "reouverture"]
+    assert tree.edges == [("q0", "o:minimum", "minimum"), ("q0", "q1", "reouverture"),
+                          ("q1", "o:option-du-gros-blind", True), ("q1", "o:reouverture", False)]
 
 
 def _paths(node: dict, answers: dict | None = None):
