@@ -188,7 +188,7 @@ def test_clock_just_called_gives_what_happens_next(run):
 def test_short_all_in_says_what_the_opener_and_the_players_behind_may_do(run):
     # « ouverture 200, tapis 290 », after the flop: the opener may only call, players behind may raise to 490
     result = run("ask", "--book", "club", "ouverture", "200", "tapis", "290", "apres", "flop", "peut", "il",
-                 "sur-relancer", input="1\n2\n\n\n\n200\n")
+                 "sur-relancer", input="1\n2\nn\n\n\n\n200\n")  # n: not the big blind who has only posted
     out = result.output
     assert result.exit_code == 0, out
     assert "il ne peut que suivre 290 ou passer. Les joueurs placés après, qui n'ont pas encore agi, peuvent " \

@@ -146,7 +146,7 @@ def test_warning_then_the_same_fault_again_gives_the_next_step_of_15_1(rule, clo
     assert rule(*HORS_TOUR, *AT_TABLE_3).exit_code == 0
     first = rule(*LADDER, *AT_TABLE_3)
     assert first.exit_code == 0, first.output
-    assert "Premier degré de l'échelle ; le joueur reçoit un avertissement (warning)." in first.stdout
+    assert "Premier degré de l'échelle ; le joueur peut recevoir un avertissement (warning)." in first.stdout
     assert ("D'après le journal : aucune sanction pour « action hors de son tour répétée » ; faute relevée "
             "à 21 h 10, table 3 (n° 1) → precedents=aucun") in first.stdout
     again = rule(*HORS_TOUR, *AT_TABLE_3)
@@ -154,7 +154,7 @@ def test_warning_then_the_same_fault_again_gives_the_next_step_of_15_1(rule, clo
             "à 21 h 10, table 3 (n° 1)") in again.stdout
     second = rule(*LADDER, "--event", EVENT, "--table", "3", "--player", "dupont")  # same player, typed otherwise
     assert second.exit_code == 0, second.output
-    assert "La faute se répète après un avertissement ; le joueur est suspendu" in second.stdout
+    assert "La faute se répète après un avertissement ; le degré suivant est la suspension" in second.stdout
     assert ("D'après le journal : avertissement à 21 h 14, table 3 (n° 2) pour « action hors de son tour répétée », "
             "faute de nouveau relevée à 22 h 05, table 3 (n° 3) → precedents=avertissement") in second.stdout
     assert "Pour rejouer : ruling decide echelle-des-sanctions --book club -a cas=choisir -a gravite=non " \
@@ -201,7 +201,7 @@ def test_ask_proposes_the_journal_answer_and_enter_confirms(rule, run, jpath, cl
     assert ("D'après le journal : avertissement à 21 h 14, table 3 (n° 2) pour « action hors de son tour répétée », "
             "faute de nouveau relevée à 22 h 05, table 3 (n° 3) (Entrée pour confirmer") in result.stdout
     assert "Votre choix (1-3) [2]:" in result.stdout
-    assert "le joueur est suspendu" in result.stdout
+    assert "le degré suivant est la suspension" in result.stdout
     assert entries(run, jpath)[-1]["outcome"] == "suspension"
 
 
@@ -316,7 +316,8 @@ def test_csv_opens_in_a_spreadsheet_with_accents_intact(rule, run, jpath):
     assert rows[1][4] == "Élodie Müller" and rows[2][4] == "Élodie Müller"
     assert rows[1][11] == "'=HYPERLINK(\"x\") réclamée"  # never run as a formula
     assert rows[1][12] and not rows[2][12]  # the cancellation date
-    assert "Premier degré de l'échelle ; le joueur reçoit un avertissement (warning)." == rows[2][9]
+    assert ("Premier degré de l'échelle ; le joueur peut recevoir un avertissement (warning). 15-1 dit que les "
+            "sanctions « pourront être prises dans l'ordre chronologique » : le texte le permet, il n'y oblige pas.") == rows[2][9]
     assert b"\r\n" in data
 
 
@@ -566,7 +567,7 @@ def test_asking_the_ladder_again_without_a_new_fault_does_not_climb(rule, run, j
             "répondez vous-même.") in again.stderr
     rule(*HORS_TOUR, *AT_TABLE_3)  # a new fault (n° 3): now the ladder climbs, once
     second = rule(*LADDER, *AT_TABLE_3)
-    assert "le joueur est suspendu" in second.stdout
+    assert "le degré suivant est la suspension" in second.stdout
     assert "faute de nouveau relevée à 22 h 05, table 3 (n° 3) → precedents=avertissement" in second.stdout
     third = rule(*LADDER, *AT_TABLE_3)
     assert third.exit_code == 2 and "disqualifié" not in third.stdout

@@ -111,3 +111,50 @@ def test_odd_chip_seats_are_counted_from_the_button(kb, book):
     """TDA and cash give the odd chip left of the button: with a house dealer, « left of the dealer » names another seat."""
     proc = next(p for p in kb.procedures if p.citation == f"{book}:partage-du-pot")
     assert "à gauche du bouton" in proc.question("engagements").text
+
+
+SAID = "Le règlement ne le précise pas ; "
+
+
+def _unmatched_readings(kb) -> list[tuple]:
+    """Outcomes (and cases) whose decision says « Le règlement ne le précise pas » without an `interpretation:`,
+    or carry one without saying it: the TD reading aloud and `ruling check --json` must see the same readings."""
+    out = []
+    for proc in kb.procedures:
+        for rule in proc.rules:
+            texts = rule.decision if isinstance(rule.decision, dict) else {None: rule.decision}
+            for case, text in texts.items():
+                reading = rule.interpretation.get(case) if isinstance(rule.interpretation, dict) else rule.interpretation
+                if (SAID in text) != (reading is not None):
+                    out.append((proc.citation, rule.outcome, case))
+    return out
+
+
+def test_every_reading_said_aloud_is_declared_and_every_declared_one_is_said(kb):
+    assert _unmatched_readings(kb) == []
+
+
+def test_a_reading_said_but_not_declared_is_found(kb_copy):
+    from ruling.kb.load import load_kb
+
+    path = kb_copy / "cash/procedures/fausse-donne.yaml"
+    text = path.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("    interpretation: \"maldonnes-1 dit"))
+    path.write_text(text.replace(line + "\n", ""), encoding="utf-8")
+    assert _unmatched_readings(load_kb(kb_copy)) == [("cash:fausse-donne", "maldonne-cartes-en-trop", None)]
+
+
+def test_the_second_reading_findings_are_listed_by_check(run):
+    """The readings the outside second reading found hidden are now listed, each at its outcome."""
+    code, data = _check(run)
+    assert code == 0
+    found = {(r["procedure"], r["outcome"], r["case"]) for r in data["interpretations"]}
+    for expected in [("club:relance-minimum", "minimum", "avant-flop"), ("club:relance-insuffisante", "regle-des-50", "suivi"),
+                     ("club:chip-race", "remplacement-direct", None), ("club:duree-penalite", "suspension-en-tours", None),
+                     ("club:absence-prolongee", "delai-quinze-minutes", None), ("club:joueur-absent", "appeler-le-td", None),
+                     ("club:melange-et-coupe", "coupe-a-refaire", None), ("club:annonce-verbale", "annonce-engage-avec-croupier", None),
+                     ("club:action-hors-tour", "perd-le-droit-de-miser", None), ("club:main-morte", "recuperable-exceptionnellement", None),
+                     ("tda:relance-insuffisante", "regle-des-50", "suivi"), ("tda:joueur-absent", "rester-a-la-table", None),
+                     ("cash:carte-exposee-donne", "remplacee-par-la-carte-a-bruler", None),
+                     ("cash:relance-minimum", "relance-minimum", None), ("infos:jetons-sur-la-table", "pause-non-concernee", None)]:
+        assert expected in found, expected

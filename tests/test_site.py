@@ -319,8 +319,10 @@ def test_the_flowchart_draws_the_exported_tree(kb):
 
     proc = next(p for p in kb.procedures if p.citation == "club:relance-minimum")
     tree = flowchart_tree(decision_tree(proc))
-    assert tree.questions == [("q0", "demande")] and tree.outcomes == ["minimum", "reouverture"]
-    assert tree.edges == [("q0", "o:minimum", "minimum"), ("q0", "o:reouverture", "reouverture")]
+    assert tree.questions == [("q0", "demande"), ("q1", "gros-blind-sans-parler")]
+    assert tree.outcomes == ["minimum", "option-du-gros-blind", "reouverture"]
+    assert tree.edges == [("q0", "o:minimum", "minimum"), ("q0", "q1", "reouverture"),
+                          ("q1", "o:option-du-gros-blind", True), ("q1", "o:reouverture", False)]
 
 
 def _paths(node: dict, answers: dict | None = None):
