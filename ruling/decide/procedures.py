@@ -36,6 +36,15 @@ class Question:
     help: str | None = None
     origin: str = "procedure"  # procedure | context | calculator
     journal: dict | None = None  # how the event journal may answer it (docs/PROCEDURES.md, « Le journal »)
+    kind: str = ""  # what a typed figure is (ruling.decide.kinds): amount, seat, rank, count, cards…
+    none: bool = False  # « aucun » is an answer (0 or the empty list)
+    if_unknown: object = None  # what « je ne sais pas » means when it means one answer (« non » to « avez-vous les chiffres ? »)
+
+    def __post_init__(self):
+        if not self.kind and self.type in ("amount", "amounts"):
+            from ruling.decide.kinds import default_kind
+
+            self.kind = default_kind(self.type)
 
     @property
     def finite(self) -> bool:
@@ -54,9 +63,13 @@ class Question:
             return "oui" if value else "non"
         if self.type == "choice":
             return self.choices.get(value, str(value))
+        if self.kind == "cards":
+            from ruling.decide.kinds import card_label
+
+            return ", ".join(card_label(v) for v in value) if value else "(aucune)"
         if self.type == "amounts":
             return ", ".join(str(v) for v in value) if value else "(aucun)"
-        return str(value)
+        return "aucun" if self.none and value == 0 else str(value)
 
     def to_json(self) -> dict:
         return {
@@ -67,6 +80,8 @@ class Question:
             "default": self.default,
             "help": self.help,
             "origin": self.origin,
+            "kind": self.kind or None,
+            "none": self.none,
         }
 
 
@@ -196,9 +211,16 @@ class Procedure:
 
 def build_question(qid: str, data: dict, origin: str) -> Question:
     choices = {str(k): v for k, v in (data.get("choices") or {}).items()}
-    qtype = data.get("type") or ("choice" if choices else "bool")
+    kind = data.get("kind") or ""
+    if kind:
+        from ruling.decide.kinds import type_of
+
+        qtype = data.get("type") or type_of(kind)
+    else:
+        qtype = data.get("type") or ("choice" if choices else "bool")
     return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
-                    help=data.get("help"), origin=origin, journal=data.get("journal"))
+                    help=data.get("help"), origin=origin, journal=data.get("journal"), kind=kind,
+                    none=bool(data.get("none")), if_unknown=data.get("if_unknown"))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -209,6 +231,18 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
         out.append(Problem(doc.display, line, f"la question « {q.id} » est de type choice sans choices"))
     if q.type != "choice" and q.choices:
         out.append(Problem(doc.display, line, f"la question « {q.id} » a des choices mais le type {q.type}"))
+    if q.kind:
+        from ruling.decide.kinds import KINDS, type_of
+
+        if q.kind not in KINDS:
+            out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre « {q.kind} » inconnu ; "
+                                                  f"genres : {', '.join(KINDS)}"))
+        elif type_of(q.kind) != q.type:
+            out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre {q.kind} (type {type_of(q.kind)}) "
+                                                  f"mais le type {q.type}"))
+    if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):
+        out.append(Problem(doc.display, line, f"if_unknown « {q.if_unknown} » de la question « {q.id} » n'est pas "
+                                              "une réponse possible de cette question (choice ou bool)"))
     if q.default is not None:
         ok = {"bool": lambda v: isinstance(v, bool), "choice": lambda v: v in q.choices,
               "amount": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
