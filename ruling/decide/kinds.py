@@ -71,8 +71,8 @@ _EXPECTED = {
     "ranks": "une liste de rangs entiers ≥ 0 séparés par des virgules, un par joueur (ex. 1, 2, 0)",
     "count": f"un nombre entier ≥ 0 ({MAX_AMOUNT_DIGITS} chiffres au plus)",
     "counts": "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 3, 0, 1)",
-    "cards": "une liste de cartes séparées par des virgules : valeur (A, R/K, D/Q, V/J, 10/T, 9…2) et couleur "
-             "(♠ pique, ♥ cœur, ♦ carreau, ♣ trèfle, ou s, h, d, c), ex. As♠, Rh, 10 de cœur",
+    "cards": "une liste de cartes séparées par des virgules : valeur (A, R/K, D/Q, V/J, 10/T, 9…2) puis couleur "
+             "(♠ ♥ ♦ ♣, pique, cœur, carreau, trèfle, ou s, h, d, c à l'anglaise), ex. As♠, Rh, 10 de cœur",
 }
 
 
