@@ -344,7 +344,10 @@ def explain_question(procedure, question) -> str:
             cites += [c.citation for c in rule.cites if c.citation not in cites]
     if cites:
         lines.append(f"  Cette question vient de : {', '.join(cites)} (ruling show {cites[0]}).")
-    if question.type in ("choice", "bool"):
+    if question.if_unknown is not None:
+        lines.append(f"  Tapez « je ne sais pas » si vous ne savez pas : la réponse « {question.label(question.if_unknown)} » "
+                     "sera retenue.")
+    elif question.type in ("choice", "bool"):
         lines.append("  Tapez « je ne sais pas » si vous ne savez pas : la décision de chaque cas sera donnée.")
     return "\n".join(lines)
 
