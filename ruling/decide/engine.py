@@ -211,6 +211,11 @@ def normalise_answers(procedure: Procedure, answers: dict, profile: dict | None 
                 _raise(f"{what} une question inconnue de la procédure {procedure.id} : « {shown(qid)} »{hint} ; "
                        f"questions : {', '.join(known) or '(aucune)'}", close or known)
             values[qid] = parse_answer(question, raw)
+    inputs = procedure.calculator_inputs()
+    if any(qid in inputs for qid in values):  # figures given: « avez-vous les chiffres ? » is answered
+        for q in procedure.questions.values():
+            if q.asks_for_figures and q.id not in values:
+                values[q.id] = True
     return values
 
 

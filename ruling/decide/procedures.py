@@ -39,6 +39,7 @@ class Question:
     kind: str = ""  # what a typed figure is (ruling.decide.kinds): amount, seat, rank, count, cards…
     none: bool = False  # « aucun » is an answer (0 or the empty list)
     if_unknown: object = None  # what « je ne sais pas » means when it means one answer (« non » to « avez-vous les chiffres ? »)
+    asks_for_figures: bool = False  # « avez-vous les chiffres ? »: answered oui as soon as a figure of a calculator is given
 
     def __post_init__(self):
         if not self.kind and self.type in ("amount", "amounts"):
@@ -220,7 +221,8 @@ def build_question(qid: str, data: dict, origin: str) -> Question:
         qtype = data.get("type") or ("choice" if choices else "bool")
     return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
                     help=data.get("help"), origin=origin, journal=data.get("journal"), kind=kind,
-                    none=bool(data.get("none")), if_unknown=data.get("if_unknown"))
+                    none=bool(data.get("none")), if_unknown=data.get("if_unknown"),
+                    asks_for_figures=bool(data.get("asks_for_figures")))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -240,6 +242,8 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
         elif type_of(q.kind) != q.type:
             out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre {q.kind} (type {type_of(q.kind)}) "
                                                   f"mais le type {q.type}"))
+    if q.asks_for_figures and q.type != "bool":
+        out.append(Problem(doc.display, line, f"la question « {q.id} » (asks_for_figures) doit être de type bool"))
     if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):
         out.append(Problem(doc.display, line, f"if_unknown « {q.if_unknown} » de la question « {q.id} » n'est pas "
                                               "une réponse possible de cette question (choice ou bool)"))
