@@ -170,6 +170,10 @@ def answer_text(value) -> str:
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value):  # cards: as read back (« 2♣ », never the ambiguous « 2c »)
+            from ruling.decide.kinds import card_label
+
+            return ",".join(card_label(v) for v in value)
         return ",".join(str(v) for v in value)
     return str(value)
 
