@@ -66,7 +66,7 @@
   var NONE_WORDS = ["aucun", "aucune", "aucuns", "aucunes", "personne", "rien", "none", "-"];
   var LIST_KINDS = ["amounts", "seats", "ranks", "counts", "cards"];
 
-  function fold(text) {
+  function foldTyped(text) {  // a typed answer: trimmed, lower case, no accents
     return String(text).trim().toLowerCase().replace(/œ/g, "oe").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   }
 
@@ -83,7 +83,7 @@
 
   // A card typed « As♠ », « AS », « as de pique », « Ah », « 10 de cœur » as its code "As", "Th", or null.
   function parseCard(raw) {
-    var text = fold(raw), rank, suit;
+    var text = foldTyped(raw), rank, suit;
     var m = /^as (?:de )?(.+)$/.exec(text) || null;
     if (m) { rank = "as"; suit = m[1].trim(); } else {
       m = CARD_RE.exec(text);
@@ -102,7 +102,7 @@
   function parseAmount(question, raw) {
     var kind = kindOf(question);
     var isList = LIST_KINDS.indexOf(kind) >= 0;
-    if (question.none && NONE_WORDS.indexOf(fold(raw)) >= 0) { return isList ? [] : 0; }
+    if (question.none && NONE_WORDS.indexOf(foldTyped(raw)) >= 0) { return isList ? [] : 0; }
     if (!isList) {
       var value = whole(raw);
       return kind === "seat" && value !== null && (value < 1 || value > 12) ? null : value;
