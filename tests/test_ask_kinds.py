@@ -301,3 +301,36 @@ def test_ask_with_question_mark_and_i_dont_know_everywhere_never_loops(run, kb):
             assert "ne se devine pas" in out, (proc.citation, out[-400:])  # a figure, not a choice
         else:
             assert "Décision" in out or "voici la décision dans chaque cas" in out or "la décision est la même" in out
+
+
+# -- all parties ----------------------------------------------------------------------------------------------
+
+def test_tda_reopening_says_what_the_players_behind_may_do(run):
+    data = json.loads(run("decide", "relance-insuffisante", "--book", "tda", "-a", "demande=reouverture",
+                          "-a", "tour=apres-flop", "-a", "grosse-blind=100", "-a", "mises=200,290",
+                          "-a", "mise-du-joueur=200", "--json").output)
+    assert data["figures"]["cas"] == "tapis-insuffisants"
+    assert "il ne peut que suivre 290 ou passer" in data["decision"]
+    assert "Les joueurs placés après, qui n'ont pas encore agi, peuvent suivre 290, passer ou relancer, " \
+           "au minimum à 490 au total" in data["decision"]
+
+
+def test_chip_dump_names_both_players(run):
+    result = run("decide", "donner-des-jetons", "--book", "club", "-a", "cas=don")
+    assert "celui qui a donné les jetons comme celui qui les a reçus" in result.output
+
+
+def test_rebuy_and_add_on_at_the_end_of_the_limit_level_in_one_run(run):
+    result = run("ask", "recave", "--book", "club", input="4\n3\no\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "il peut se recaver. Mais le cumul recave et add-on n'est pas possible" in out
+    assert "Il choisit donc : la recave, ou l'add-on" in out
+    assert "la période de recave est terminée" not in out.lower()
+
+
+def test_action_out_of_turn_before_his_turn_says_what_will_happen(run):
+    result = run("ask", "action-hors-tour", "--book", "club", input="1\nn\n")
+    assert result.exit_code == 0, result.output
+    assert "L'annonce faite avant son tour attend son tour" in result.output
+    assert "Entre son annonce et son tour, un joueur a-t-il ouvert ou relancé ?" not in result.output
