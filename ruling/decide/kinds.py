@@ -143,16 +143,16 @@ def parse_value(kind: str, raw, none: bool = False):
         if len(items) > MAX_AMOUNTS:
             raise KindError
         if kind == "cards":
-            values = [parse_card(i) for i in items]
-            doubled = [c for k, c in enumerate(values) if c in values[:k]]
+            cards = [parse_card(i) for i in items]
+            doubled = [c for k, c in enumerate(cards) if c in cards[:k]]
             if doubled:
                 raise KindError(f"la carte {card_label(doubled[0])} est tapée deux fois (un jeu n'en a qu'une)")
-            return values
-        values = [_scalar(kind[:-1], i) for i in items]
-        if kind == "seats" and len(set(values)) != len(values):
-            seat = next(v for k, v in enumerate(values) if v in values[:k])
+            return cards
+        numbers = [_scalar(kind[:-1], i) for i in items]
+        if kind == "seats" and len(set(numbers)) != len(numbers):
+            seat = next(v for k, v in enumerate(numbers) if v in numbers[:k])
             raise KindError(f"le siège {seat} est tapé deux fois")
-        return values
+        return numbers
     return _scalar(kind, raw)
 
 

@@ -95,6 +95,7 @@ def decide_unknown(ctx, kb, book, procedure_id: str, answers: dict, profile: dic
         question = procedure.question(qid)
         if question is None:  # the same French error as any unknown question
             normalise_answers(procedure, {qid: ""}, None, kb)
+            continue
         if question.if_unknown is not None:  # « je ne sais pas » is one answer here (« non » to « avez-vous les chiffres ? »)
             known[qid] = question.if_unknown
         else:
