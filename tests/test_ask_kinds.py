@@ -49,8 +49,9 @@ def test_thousands_are_one_amount_and_an_ambiguous_list_is_refused():
     with pytest.raises(KindError) as e:
         parse_value("amounts", "200 350")
     assert "« 200 350 » est ambigu" in e.value.reason and "(200, 350)" in e.value.reason
+    assert parse_value("amounts", "2 500") == [2500] and parse_value("amounts", "1 000 000") == [1000000]
     with pytest.raises(KindError):
-        parse_value("amounts", "2 500")  # one amount or two? a list says it with a comma or a no-break space
+        parse_value("amounts", "1 000 2 500")  # which blank separates? a comma says it
 
 
 def test_seats_ranks_and_none():
@@ -74,7 +75,7 @@ def test_seats_ranks_and_none():
 
 TYPED = {
     "amount": ["2 500", "2\u00a0500", "100", "-5", "x", "007"],
-    "amounts": ["200, 290", "200 350", "2\u00a0500 3\u202f000", "100 50", "", "aucune", "1 000; 2 500", "10, deux"],
+    "amounts": ["200, 290", "200 350", "2 500", "1 000 000", "1 000 2 500", "2\u00a0500 3\u202f000", "100 50", "", "aucune", "1 000; 2 500", "10, deux"],
     "seat": ["3", "0", "13", "aucune"],
     "seats": ["1, 3, 4", "1 3 4", "1, 1", "0, 2"],
     "ranks": ["1, 2, 0", "1 2 1"],
@@ -334,3 +335,20 @@ def test_action_out_of_turn_before_his_turn_says_what_will_happen(run):
     assert result.exit_code == 0, result.output
     assert "L'annonce faite avant son tour attend son tour" in result.output
     assert "Entre son annonce et son tour, un joueur a-t-il ouvert ou relancé ?" not in result.output
+
+
+# -- words of the issue that answer yes/no questions --------------------------------------------------------
+
+def test_words_pre_answer_a_yes_no_question(run):
+    result = run("ask", "--book", "club", "flop", "sans", "carte", "brulee", "ordre", "inconnu", input="\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "L'ordre d'apparition des cartes du flop est-il connu ?\n  D'après vos mots : non" in result.output
+    assert "-a ordre-connu=non" in result.output
+
+
+def test_words_two_players_have_acted_pre_answer_the_misdeal(run):
+    result = run("ask", "fausse-donne", "--book", "club", input="n\n1\n\nn\n")
+    assert "D'après vos mots" not in result.output  # no words, no proposal
+    result = run("ask", "--book", "club", "fausse", "donne", "deux", "joueurs", "ont", "agi", input="\nn\n1\n\nn\n")
+    assert "après les blinds quand la fausse donne a été constatée ?\n  D'après vos mots : oui" in result.output
+    assert "-a deux-mises=oui" in result.output

@@ -4,8 +4,9 @@ A calculator input declares a `kind` (`rulebook/calculators.yaml`); the kind giv
 prompt (never « Montant » for a seat), the validation with one French line, and whether « aucun »
 is accepted (input flag `none`). Lists are read by one rule, shown to the TD as « lu : … »:
 commas or semicolons separate; without them, a blank separates, except that a no-break or narrow
-no-break space always groups thousands (« 2 500 » is 2500), and a plain blank before exactly
-three digits (« 200 350 », « 2 500 ») is refused as ambiguous rather than guessed.
+no-break space always groups thousands, a whole answer grouped by three from one or two digits
+(« 2 500 », « 1 000 000 ») is one amount, and any other plain blank before exactly three digits
+(« 200 350 ») is refused as ambiguous rather than guessed.
 """
 from __future__ import annotations
 
@@ -122,6 +123,8 @@ def list_items(text: str) -> list[str]:
         return [t.strip() for t in re.split(r"[,;]", text) if t.strip()]
     # typographic thousands first: « 2 500 3 000 » (NBSP) is two amounts
     protected = _TYPO_GROUPED_RE.sub(lambda m: re.sub(f"[{_TYPOGRAPHIC}]", "", m.group()), text)
+    if _GROUPED_RE.fullmatch(protected) and len(protected.split()[0]) <= 2:
+        return [protected]  # « 2 500 », « 12 000 », « 1 000 000 »: one amount written in thousands
     items = protected.split()
     for before, after in zip(items, items[1:]):
         if re.fullmatch(r"\d{1,3}", before) and re.fullmatch(r"\d{3}", after):

@@ -40,6 +40,7 @@ class Question:
     none: bool = False  # « aucun » is an answer (0 or the empty list)
     if_unknown: object = None  # what « je ne sais pas » means when it means one answer (« non » to « avez-vous les chiffres ? »)
     asks_for_figures: bool = False  # « avez-vous les chiffres ? »: answered oui as soon as a figure of a calculator is given
+    words: dict = field(default_factory=dict)  # bool question: "oui"/"non" -> phrases of a description that pre-answer it
 
     def __post_init__(self):
         if not self.kind and self.type in ("amount", "amounts"):
@@ -222,7 +223,7 @@ def build_question(qid: str, data: dict, origin: str) -> Question:
     return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
                     help=data.get("help"), origin=origin, journal=data.get("journal"), kind=kind,
                     none=bool(data.get("none")), if_unknown=data.get("if_unknown"),
-                    asks_for_figures=bool(data.get("asks_for_figures")))
+                    asks_for_figures=bool(data.get("asks_for_figures")), words=dict(data.get("words") or {}))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -242,6 +243,8 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
         elif type_of(q.kind) != q.type:
             out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre {q.kind} (type {type_of(q.kind)}) "
                                                   f"mais le type {q.type}"))
+    if q.words and q.type != "bool":
+        out.append(Problem(doc.display, line, f"la question « {q.id} » a des words (oui/non) mais le type {q.type}"))
     if q.asks_for_figures and q.type != "bool":
         out.append(Problem(doc.display, line, f"la question « {q.id} » (asks_for_figures) doit être de type bool"))
     if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):

@@ -55,7 +55,8 @@
 
   // A figure as `ruling decide` reads it (ruling/decide/kinds.py): digits, thousands grouped by
   // blanks (« 2 500 »); a list by commas, else by blanks, where a no-break space always groups
-  // thousands and a plain blank before exactly three digits (« 200 350 ») is refused as ambiguous.
+  // thousands, a whole answer grouped by three from one or two digits is one amount, and any other
+  // plain blank before exactly three digits (« 200 350 ») is refused as ambiguous.
   function whole(text) {
     var cleaned = String(text).trim().replace(/_/g, "");
     if (/^\+?\d{1,3}([ \u00a0\u202f]\d{3})+$/.test(cleaned)) { cleaned = cleaned.replace(/[ \u00a0\u202f]/g, ""); }
@@ -113,8 +114,10 @@
     if (/[,;]/.test(text)) {
       parts = text.split(/[,;]/).filter(function (t) { return t.trim(); });
     } else {
-      parts = text.replace(/\d{1,3}(?:[\u00a0\u202f]\d{3})+/g, function (m) { return m.replace(/[\u00a0\u202f]/g, ""); })
-        .split(/\s+/).filter(function (t) { return t; });
+      var protectedText = text.replace(/\d{1,3}(?:[\u00a0\u202f]\d{3})+/g, function (m) { return m.replace(/[\u00a0\u202f]/g, ""); });
+      // « 2 500 », « 1 000 000 »: one amount written in thousands
+      parts = /^\d{1,2}( \d{3})+$/.test(protectedText) ? [protectedText.replace(/ /g, "")] :
+        protectedText.split(/\s+/).filter(function (t) { return t; });
       for (var i = 1; i < parts.length; i++) {
         if (/^\d{1,3}$/.test(parts[i - 1]) && /^\d{3}$/.test(parts[i])) { return null; }  // « 200 350 »: ambiguous
       }
