@@ -64,7 +64,7 @@ def test_seats_ranks_and_none():
         parse_answer(Question("s", "Sièges ?", type="amounts", kind="seats"), "1, 3, 3")
     assert "le siège 3 est tapé deux fois" in str(e.value)
     optional = Question("p", "Petite blind ?", type="amount", kind="seat", none=True)
-    assert parse_answer(optional, "aucune") == 0 and optional.label(0) == "aucun"
+    assert parse_answer(optional, "aucune") == 0 == parse_answer(optional, "0") and optional.label(0) == "aucun"
     with pytest.raises(UserError):
         parse_answer(seat, "aucune")  # « aucune » only where the input allows it
     assert parse_answer(Question("b", "Mises ?", type="amounts", kind="amounts", none=True), "Aucune") == []

@@ -156,12 +156,12 @@ def parse_value(kind: str, raw, none: bool = False):
             seat = next(v for k, v in enumerate(numbers) if v in numbers[:k])
             raise KindError(f"le siège {seat} est tapé deux fois")
         return numbers
-    return _scalar(kind, raw)
+    return _scalar(kind, raw, none)
 
 
-def _scalar(kind: str, raw) -> int:
+def _scalar(kind: str, raw, none: bool = False) -> int:
     value = whole(raw)
-    if kind == "seat" and not 1 <= value <= MAX_SEAT:
+    if kind == "seat" and not 1 <= value <= MAX_SEAT and not (none and value == 0):  # 0 = aucun, as the figures write it
         raise KindError(f"un siège se numérote de 1 à {MAX_SEAT} (reçu {value})")
     return value
 

@@ -18,7 +18,7 @@ def procedure_data(proc) -> dict:
         questions.append({
             "id": q["id"], "text": q["text"], "type": q.get("type") or ("choice" if choices else "bool"),
             "choices": choices, "help": q.get("help"), "default": q.get("default"),
-            "origin": q.get("origin") or "procedure",
+            "origin": q.get("origin") or "procedure", "kind": q.get("kind"), "none": bool(q.get("none")),
         })
     rules = []
     for r in data.get("outcomes", []):

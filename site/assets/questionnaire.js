@@ -106,7 +106,7 @@
     if (question.none && NONE_WORDS.indexOf(foldTyped(raw)) >= 0) { return isList ? [] : 0; }
     if (!isList) {
       var value = whole(raw);
-      return kind === "seat" && value !== null && (value < 1 || value > 12) ? null : value;
+      return kind === "seat" && value !== null && (value < 1 || value > 12) && !(question.none && value === 0) ? null : value;
     }
     var text = String(raw).trim().replace(/^\[|\]$/g, "").trim();
     if (!text) { return question.none ? [] : null; }
