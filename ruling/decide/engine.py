@@ -255,6 +255,7 @@ def decide_procedure(kb, procedure: Procedure, values: dict, allow_stale: bool =
     namespace = {pid: p.value for pid, p in procedure.parameters.items()}
     spec = procedure.calculator(rule)
     if spec is not None:
+        values = {**rule.given, **values}  # what the path already says (no bet to call: nothing to type)
         inputs = [procedure.question(inp.id) for inp in spec.inputs]
         missing = [q for q in inputs if q.id not in values]
         if missing:
@@ -361,7 +362,10 @@ def decision_tree(procedure: Procedure) -> dict:
             spec = procedure.calculator(rule)
             if spec is None:
                 return {"outcome": rule.outcome}
-            return {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs]}
+            leaf = {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs if q.id not in rule.given]}
+            if rule.given:
+                leaf["given"] = dict(rule.given)
+            return leaf
         if not cands:
             return {"gap": True}
         qid = cands[0][1][0]

@@ -110,6 +110,7 @@ class Rule:
     fault: str | None = None  # the fault this outcome records against the player (the sanction ladder counts it)
     each: dict = field(default_factory=dict)  # record-list figure -> template (or case map) per record
     interpretation: str | dict | None = None  # where the text is silent: the reading chosen (or case -> reading)
+    given: dict = field(default_factory=dict)  # calculator inputs the path already answers (no bet to call: a-suivre 0)
 
     def interpretation_for(self, case) -> str | None:
         """The reading this outcome rests on for calculator case `case`, or None where the text decides."""
@@ -123,7 +124,7 @@ class Rule:
     def to_json(self) -> dict:
         return {"when": {q: list(v) if len(v) > 1 else v[0] for q, v in self.when.items()},
                 "outcome": self.outcome, "decision": self.decision, "compute": self.compute,
-                "each": dict(self.each), "cites": [c.citation for c in self.cites],
+                "each": dict(self.each), "given": dict(self.given), "cites": [c.citation for c in self.cites],
                 "interpretation": self.interpretation}
 
 
@@ -478,9 +479,32 @@ def _build_procedure(kb, book_id: str, doc, context: dict, catalogue, parameters
                                     f"déclare pas dans faults ; fautes déclarées : {declared}"))
         proc.rules.append(Rule(when=when, outcome=rdata["outcome"], decision=rdata["decision"], cites=cites,
                                compute=compute, line=line, fault=fault, each=dict(rdata.get("each") or {}),
+                               given=_given(doc, i, rdata, spec, problems),
                                interpretation=rdata.get("interpretation")))
     problems.extend(_journal_problems(proc, doc))
     return proc if len(problems) == before else None
+
+
+def _given(doc, i: int, rdata: dict, spec, problems: list[Problem]) -> dict:
+    """The rule's `given:` inputs, read as their questions read them; an input its calculator does not
+    ask, or a value it cannot take, is a problem."""
+    from ruling.errors import UserError
+
+    out: dict = {}
+    inputs = {q.id: q for q in spec.inputs} if spec is not None else {}
+    for qid, raw in (rdata.get("given") or {}).items():
+        line = doc.line("rules", i, "given")
+        if qid not in inputs:
+            problems.append(Problem(doc.display, line, f"given « {qid} » : la règle « {rdata['outcome']} » ne calcule "
+                                                       f"pas avec cette entrée ; entrées : {', '.join(inputs) or '(aucune)'}"))
+            continue
+        from ruling.decide.engine import parse_answer
+
+        try:
+            out[qid] = parse_answer(inputs[qid], raw)
+        except UserError as e:
+            problems.append(Problem(doc.display, line, f"given de la règle « {rdata['outcome']} » : {e}"))
+    return out
 
 
 def _journal_problems(proc: Procedure, doc) -> list[Problem]:

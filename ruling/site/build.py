@@ -82,7 +82,7 @@ def questionnaire_data(site, url_of) -> dict:
                            "choices": [{"value": v, "label": label} for v, label in q["choices"]]}
                           for q in p["questions"]],
             "rules": [{"outcome": r["outcome"], "decision": r["decision"], "each": r["each"],
-                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"]}
+                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"], "given": r["given"]}
                       for r in p["rules"]],
             "tree": p["tree"],
         })

@@ -25,7 +25,7 @@ def procedure_data(proc) -> dict:
         when = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in (r.get("when") or {}).items()}
         rule = {"when": when, "outcome": r["outcome"], "decision": r["decision"], "each": dict(r.get("each") or {}),
                 "compute": r.get("compute"), "cites": list(r.get("cites") or []),
-                "interpretation": r.get("interpretation")}
+                "interpretation": r.get("interpretation"), "given": dict(r.get("given") or {})}
         rule["readable"] = readable_decision(rule["decision"], figure_names(proc, rule["compute"]))
         rules.append(rule)
     return {

@@ -48,6 +48,7 @@
   // The decision of a computed leaf: the kernel's figures through the rule's template.
   function computeDecision(proc, rule, inputs) {
     var params = DATA.parameters[proc.book] || {};
+    inputs = Object.assign({}, rule.given || {}, inputs);  // what the path already says (no bet to call)
     var figures = K.kernels[rule.compute](inputs, params);
     var scope = Object.assign({}, params, inputs, figures);
     return { figures: figures, text: K.render(K.pick(rule.decision, figures.cas), scope, rule.each) };
