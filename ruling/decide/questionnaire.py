@@ -186,7 +186,8 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
     from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
-    out = [bold(f"Décision — {proc.title} ({proc.book})", color), decision.decision, ""]
+    said = decision.decision or ""  # a decided Decision always has its sentence
+    out = [bold(f"Décision — {proc.title} ({proc.book})", color), said, ""]
     answered = [(proc.question(qid), v) for qid, v in decision.answers.items()]
     if answered:
         out.append("Réponses :")
@@ -200,7 +201,7 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
         if full or len(body) <= LONG_CLAUSE_CHARS:
             out.append(body)
         else:
-            out.append(f"« … {key_sentence(body, decision.decision)} … »")
+            out.append(f"« … {key_sentence(body, said)} … »")
             out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
                        f"ou ruling show {clause.citation})")
         out.append("")
