@@ -32,7 +32,7 @@ def test_minimum_raise_with_default_big_blind_and_a_wrong_answer(run):
     out = result.output
     assert "Réponse « 3 » invalide pour la question « tour »" in out and "recommencez" in out
     assert "Réponse « x » invalide" in out
-    assert "Montant [100]:" in out
+    assert "Montant en jetons [100]:" in out
     assert "minimum 490 au total" in out
     assert "ex : ouverture à 200, tapis à 290, relance minimum à 490 (total)." in out.replace("\n", " ")
     assert "-a grosse-blind=100 -a mises=200,290" in out
@@ -42,7 +42,7 @@ def test_amounts_refused_by_the_calculator_are_asked_again(run):
     typed = "1\n1\n2\n100\n300, 200\n100\n200, 290\n"
     result = run("ask", "relance", "minimum", "--book", "club", input=typed)
     assert result.exit_code == 0, result.output
-    assert "les montants des mises doivent croître" in result.output and "reprenons les montants" in result.output
+    assert "les montants des mises doivent croître" in result.output and "reprenons les chiffres du calcul" in result.output
     assert "minimum 490 au total" in result.output
 
 
@@ -167,7 +167,7 @@ def test_stale_citation_ends_the_questionnaire_once(run, kb_copy):
     assert result.exit_code == 2, result.output
     assert result.output.count("décision refusée") == 1
     assert "le texte de club:2-7 a changé" in result.output
-    assert "reprenons les montants" not in result.output
+    assert "reprenons les chiffres du calcul" not in result.output
 
 
 def test_stale_citation_after_amounts_is_not_asked_again(run, kb_copy):
@@ -176,8 +176,8 @@ def test_stale_citation_after_amounts_is_not_asked_again(run, kb_copy):
     result = run("ask", "--book", "club", input=typed, kb_path=kb_copy)
     assert result.exit_code == 2, result.output
     assert "le texte de club:9-7 a changé" in result.output
-    assert "reprenons les montants" not in result.output
-    assert result.output.count("Montants séparés par des virgules") == 1
+    assert "reprenons les chiffres du calcul" not in result.output
+    assert result.output.count("Montants en jetons, séparés par des virgules") == 1
 
 
 def test_refusals_have_their_own_error_classes(kb, kb_copy):

@@ -52,7 +52,7 @@ def test_short_all_in_under_the_big_blind_pre_flop_with_no_bet_typed(run):
                  input="1\n1\n1\n100\n\n")
     assert result.exit_code == 0, result.output
     assert "Avant le flop, ne tapez pas le gros blind" in result.output
-    assert "Montants séparés par des virgules (Entrée : aucun)" in result.output
+    assert "Montants en jetons, séparés par des virgules (« aucun » ou Entrée : aucun)" in result.output
     assert "il faut suivre 100 ; une relance doit porter le total à 200 au moins" in result.output
     assert "-a mises=" in result.output
 

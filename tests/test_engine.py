@@ -62,7 +62,7 @@ def test_context_question_answered_by_a_profile(kb):
     result = decide(kb, "club", "blinds-places-vides", {}, profile={"win-the-button": "oui", "format": "interne"})
     assert result.outcome == "gagnant-prend-la-grosse-blind"
     result = decide(kb, "club", "blinds-places-vides", {}, profile={"structure": "limite"})  # a cash context question
-    assert [q.id for q in result.missing] == ["win-the-button"]
+    assert [q.id for q in result.missing] == ["win-the-button", "sieges"]
 
 
 # -- answers -------------------------------------------------------------------------------------------

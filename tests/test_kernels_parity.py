@@ -77,7 +77,9 @@ def _draw_inputs(data, spec) -> dict:
     seen: list[int] = []
     small = st.one_of(st.integers(0, 12), st.sampled_from([25, 50, 100, 200, 500, 1000]), st.integers(0, 3000))
     for q in spec.inputs:
-        if q.type == "choice":
+        if q.kind == "cards":
+            values[q.id] = _draw_cards(data, spec, values)
+        elif q.type == "choice":
             values[q.id] = data.draw(st.sampled_from(list(q.choices)))
         elif q.type == "amounts":
             growing = st.lists(st.integers(1, 400), max_size=6).map(
@@ -91,6 +93,28 @@ def _draw_inputs(data, spec) -> dict:
     if "mises" in values and values.get("tour") == "avant-flop" and data.draw(st.booleans()):
         values["mises"] = [values.get("grosse-blind", 0) + m for m in values["mises"]]  # raises above the blind
     return values
+
+
+DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
+
+
+def _draw_cards(data, spec, values: dict) -> list:
+    """Cards for the race: usually one distinct card per chip in the race (the figures path),
+    sometimes a wrong count or a card twice (the refusals)."""
+    if data.draw(st.booleans()):  # a table that can race: a few chips each, one value of other chips each
+        values["jeton-retire"], values["jeton-arrondi"] = data.draw(st.sampled_from([(25, 100), (5, 25), (500, 1000)]))
+        values["jetons-par-joueur"] = data.draw(st.lists(st.integers(0, 5), min_size=2, max_size=7))
+        values["autres-jetons"] = data.draw(st.lists(st.sampled_from([0, 500]), min_size=len(values["jetons-par-joueur"]),
+                                                     max_size=len(values["jetons-par-joueur"])))
+    try:
+        needed = sum(KERNELS["chip-race-classique"](values, {"jetons-gagnes-maximum": 1})["cartes"])
+    except Refusal:
+        needed = data.draw(st.integers(0, 6))
+    deck = data.draw(st.permutations(DECK))
+    if needed <= len(DECK) and data.draw(st.integers(0, 3)):
+        return deck[:needed]
+    cards = deck[: data.draw(st.integers(0, 8))]
+    return cards + cards[:1] if cards and data.draw(st.booleans()) else cards
 
 
 def _draw_parameters(data, spec, kb) -> dict:

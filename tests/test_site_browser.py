@@ -244,6 +244,7 @@ def test_side_pots_are_computed_in_the_browser(page, server, kb):
     from ruling.decide.engine import decide
 
     page.goto(server + "procedures/club/partage-du-pot.html")
+    page.locator("button.rq-choice").filter(has_text="Oui").click()  # the TD has the figures
     page.fill("input[name='engagements']", "500, 1000, 1000")
     page.fill("input[name='classement']", "1, 2, 1")
     page.locator("button.rq-calculate").click()
@@ -284,7 +285,9 @@ def test_every_computed_decision_runs_in_the_browser(page, server, kb):
                 if proc.question(qid).type == "choice":
                     page.select_option(f"select[name='{qid}']", value)
                 else:
-                    page.fill(f"input[name='{qid}']", ", ".join(map(str, value)) if isinstance(value, list) else str(value))
+                    # as the TD reads them back: cards as « 2♣ », never the ambiguous « 2c »
+                    page.fill(f"input[name='{qid}']", proc.question(qid).label(value) if isinstance(value, list) and value
+                              else ", ".join(map(str, value)) if isinstance(value, list) else str(value))
             page.locator("button.rq-calculate").click()
             assert page.locator(".rq-error").inner_text() == "", (proc.citation, scenario["name"])
             assert page.locator(".rq-decision-text").inner_text() == expected, (proc.citation, scenario["name"])

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from ruling.decide.kinds import card_label, card_strength
+
 SCALE = 1_000_000  # fractional parameters (0.5) are applied in millionths, exactly, in both languages
 
 
@@ -272,6 +274,39 @@ def chip_race_classic(inputs: dict, params: dict) -> dict:
             "sans-autre-jeton": [{"joueur": i + 1} for i in bare],
             "donne": [{"joueur": i + 1, "cartes": leftover[i]} for i in racers],
             "cas": "plafonne" if rounded > cap else "non-plafonne"}
+
+
+@kernel("chip-race-cartes")
+def chip_race_cards(inputs: dict, params: dict) -> dict:
+    """The classic race once the cards are dealt (12-2 to 12-6): the cards, typed in dealing order
+    (each racer's block, from the dealer's left), are ranked by value then suit (pique, cœur,
+    carreau, trèfle); the best win the chips in play, jetons-gagnes-maximum at most per player; a
+    player left without chips gets one (12-6)."""
+    race = chip_race_classic(inputs, params)
+    cards, dealt = inputs["cartes-tirees"], race["cartes"]
+    if len(cards) != sum(dealt):
+        raise Refusal("une-carte-par-jeton", cartes=len(cards), jetons=sum(dealt))
+    doubled = [c for k, c in enumerate(cards) if c in cards[:k]]
+    if doubled:
+        raise Refusal("carte-en-double", carte=card_label(doubled[0]))
+    owners = [i for i, n in enumerate(dealt) for _ in range(n)]
+    order = sorted(range(len(cards)), key=lambda k: -card_strength(cards[k]))
+    won = [0] * len(dealt)
+    left, cap = race["jetons-en-jeu"], params["jetons-gagnes-maximum"]
+    winners = []
+    for k in order:
+        player = owners[k]
+        if left and won[player] < cap:
+            won[player] += 1
+            left -= 1
+            winners.append({"joueur": player + 1, "carte": card_label(cards[k])})
+    rescued = [p for p in race["garantis"] if won[p - 1] == 0]
+    received = [race["echanges"][i] + won[i] + (1 if i + 1 in rescued else 0) for i in range(len(dealt))]
+    return {**race, "gagnants": winners, "jetons-gagnes": won, "recus": received,
+            "repeches": [{"joueur": p} for p in rescued],
+            "cartes-par-joueur": [{"joueur": i + 1, "cartes": ", ".join(card_label(cards[k]) for k in range(len(cards))
+                                                                      if owners[k] == i)}
+                                  for i in range(len(dealt)) if dealt[i]]}
 
 
 # -- blinds and button ----------------------------------------------------------------------------

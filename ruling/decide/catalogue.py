@@ -85,7 +85,7 @@ class Catalogue:
             lines.append(c.name)
             lines.append(f"  {c.description}")
             for q in c.inputs:
-                lines.append(f"  entrée {q.id} ({q.type}) : {q.text}")
+                lines.append(f"  entrée {q.id} ({q.kind or q.type}) : {q.text}")
             for pid, need in c.parameters.items():
                 lines.append(f"  paramètre {pid}" + (" (facultatif)" if need == "optional" else ""))
             lines.append("  chiffres : " + ", ".join(f"{f.name} ({f.text})" for f in c.figures.values()))
@@ -128,7 +128,10 @@ def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
     data = doc.data
     inputs = {}
     for qid, qdata in data["inputs"].items():
-        q = build_question(str(qid), {"type": "amount", **{k: v for k, v in qdata.items() if k != "name"}}, "calculator")
+        fields = {k: v for k, v in qdata.items() if k != "name"}
+        if "kind" not in fields:
+            fields.setdefault("type", "amount")
+        q = build_question(str(qid), fields, "calculator")
         problems.extend(question_problems(q, doc, ("inputs", qid)))
         inputs[q.id] = q
         if "name" in qdata:

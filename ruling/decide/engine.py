@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from ruling.decide.kinds import MAX_AMOUNT_DIGITS, MAX_AMOUNTS
 from ruling.decide.procedures import Procedure, Question
 from ruling.decide.templates import pick, render
 from ruling.errors import StaleCitationError, UserError, shown
@@ -62,62 +63,19 @@ def fold(text: str) -> str:
     return "".join(ch for ch in text if not unicodedata.combining(ch))
 
 
-#: Largest amount read: 12 digits is far beyond any chip count, and bounds every computation.
-MAX_AMOUNT_DIGITS = 12
-#: Most amounts in one answer (a bet per raise, a stack per player).
-MAX_AMOUNTS = 1000
 #: Longest typed answer looked at: anything longer is refused before any parsing.
 MAX_ANSWER_CHARS = MAX_AMOUNTS * (MAX_AMOUNT_DIGITS + 6)
-# Thousands separators: space, no-break space, narrow no-break space (« 2 500 », « 12 000 »).
-_THOUSANDS = "[ \u00a0\u202f]"
-_GROUPED_RE = re.compile(rf"\d{{1,3}}(?:{_THOUSANDS}\d{{3}})+")
 
 
 def expected(question: Question) -> str:
     """What a valid answer looks like, in French."""
+    from ruling.decide.kinds import expected_text
+
     if question.type == "bool":
         return "oui ou non (o/n, true/false)"
     if question.type == "choice":
         return f"un numéro de 1 à {len(question.choices)} ou l'une de : " + ", ".join(question.choices)
-    if question.type == "amount":
-        return f"un nombre entier de jetons ≥ 0 ({MAX_AMOUNT_DIGITS} chiffres au plus, ex. 2 500)"
-    return f"une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 2 500 ; {MAX_AMOUNTS} au plus)"
-
-
-def _whole(text) -> int:
-    """A count of chips: an int, or digits written plainly or in groups of three (« 2 500 »)."""
-    if isinstance(text, bool):
-        raise ValueError
-    if isinstance(text, int):
-        value = text
-    elif isinstance(text, float) and text.is_integer():
-        value = int(text)
-    else:
-        digits = str(text).strip().replace("_", "")
-        digits = digits[1:] if digits.startswith("+") else digits
-        if _GROUPED_RE.fullmatch(digits):
-            digits = re.sub(_THOUSANDS, "", digits)
-        elif not re.fullmatch(r"\d+", digits):
-            raise ValueError
-        if len(digits.lstrip("0")) > MAX_AMOUNT_DIGITS:
-            raise ValueError
-        value = int(digits)
-    if value < 0 or value >= 10 ** MAX_AMOUNT_DIGITS:
-        raise ValueError
-    return value
-
-
-def _amount_items(text: str) -> list[str]:
-    """« 100, 200 », « 1 000; 2 500 » or « 100 50 »: commas (or semicolons) separate the amounts;
-    without them, a number in groups of three (« 2 500 ») is one amount, other spaces separate."""
-    text = text.strip().strip("[]").strip()
-    if not text:
-        return []
-    if re.search(r"[,;]", text):
-        return [t for t in re.split(r"[,;]", text) if t.strip()]
-    if _GROUPED_RE.fullmatch(text):
-        return [text]
-    return text.split()
+    return expected_text(question.kind, question.none)
 
 
 def parse_answer(question: Question, raw):
@@ -144,12 +102,15 @@ def parse_answer(question: Question, raw):
             if word.isdigit() and len(word) < 6 and 1 <= int(word) <= len(question.choices):
                 return list(question.choices)[int(word) - 1]
             raise ValueError
-        if question.type == "amount":
-            return _whole(raw)
-        items = list(raw) if isinstance(raw, (list, tuple)) else _amount_items(str(raw))
-        if len(items) > MAX_AMOUNTS:
-            raise ValueError
-        return [_whole(i) for i in items]
+        from ruling.decide.kinds import KindError, parse_value
+
+        try:
+            return parse_value(question.kind, raw, question.none)
+        except KindError as e:
+            if not e.reason:
+                raise ValueError from None
+            raise UserError(f"réponse « {shown(raw)} » invalide pour la question « {question.id} » ({question.text}) : "
+                            f"{e.reason} ; attendu {expected(question)}") from None
     except (ValueError, TypeError):
         typed = raw if not isinstance(raw, bool) else ("true" if raw else "false")
         raise UserError(f"réponse « {shown(typed)} » invalide pour la question « {question.id} » ({question.text}) ; "
@@ -209,6 +170,10 @@ def answer_text(value) -> str:
     if isinstance(value, bool):
         return "oui" if value else "non"
     if isinstance(value, list):
+        if value and all(isinstance(v, str) for v in value):  # cards: as read back (« 2♣ », never the ambiguous « 2c »)
+            from ruling.decide.kinds import card_label
+
+            return ",".join(card_label(v) for v in value)
         return ",".join(str(v) for v in value)
     return str(value)
 
@@ -250,6 +215,11 @@ def normalise_answers(procedure: Procedure, answers: dict, profile: dict | None 
                 _raise(f"{what} une question inconnue de la procédure {procedure.id} : « {shown(qid)} »{hint} ; "
                        f"questions : {', '.join(known) or '(aucune)'}", close or known)
             values[qid] = parse_answer(question, raw)
+    inputs = procedure.calculator_inputs()
+    if any(qid in inputs for qid in values):  # figures given: « avez-vous les chiffres ? » is answered
+        for q in procedure.questions.values():
+            if q.asks_for_figures and q.id not in values:
+                values[q.id] = True
     return values
 
 
@@ -285,6 +255,7 @@ def decide_procedure(kb, procedure: Procedure, values: dict, allow_stale: bool =
     namespace = {pid: p.value for pid, p in procedure.parameters.items()}
     spec = procedure.calculator(rule)
     if spec is not None:
+        values = {**rule.given, **values}  # what the path already says (no bet to call: nothing to type)
         inputs = [procedure.question(inp.id) for inp in spec.inputs]
         missing = [q for q in inputs if q.id not in values]
         if missing:
@@ -391,7 +362,10 @@ def decision_tree(procedure: Procedure) -> dict:
             spec = procedure.calculator(rule)
             if spec is None:
                 return {"outcome": rule.outcome}
-            return {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs]}
+            leaf = {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs if q.id not in rule.given]}
+            if rule.given:
+                leaf["given"] = dict(rule.given)
+            return leaf
         if not cands:
             return {"gap": True}
         qid = cands[0][1][0]

@@ -1,7 +1,8 @@
 """Answers the TD already gave in his description (« d'après vos mots »), proposed, never imposed.
 
 A choice is proposed when the words of its key (« avant-flop », « relance-sans-annonce »), or a
-glossary equivalent of them, appear in order in the description; amounts written in the
+glossary equivalent of them, appear in order in the description; a yes/no question when one of its
+`words:` phrases does (« ordre inconnu » → non); amounts written in the
 description (« ouverture 200 tapis 290 ») are proposed for the first amounts question.
 """
 from __future__ import annotations
@@ -76,6 +77,19 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
         if found and (len(found) == 1 or found[0][0] > found[1][0]):
             _, key, label = found[0]
             return FromWords(question.id, key, label)
+        return None
+    if question.type == "bool" and question.words:
+        described = _terms(description)
+        found = []
+        for value, word in ((True, "oui"), (False, "non")):
+            best = max((len(p) for phrase in question.words.get(word) or () for p in _equivalents(phrase, glossary)
+                        if _occurs(p, described)), default=0)
+            if best:
+                found.append((best, value, word))
+        found.sort(reverse=True)
+        if found and (len(found) == 1 or found[0][0] > found[1][0]):
+            _, value, word = found[0]
+            return FromWords(question.id, value, word)
         return None
     if question.type == "amounts" and not amounts_taken:
         amounts = [int(re.sub(r"\D", "", m)) for m in AMOUNT_RE.findall(description)]

@@ -36,6 +36,17 @@ class Question:
     help: str | None = None
     origin: str = "procedure"  # procedure | context | calculator
     journal: dict | None = None  # how the event journal may answer it (docs/PROCEDURES.md, « Le journal »)
+    kind: str = ""  # what a typed figure is (ruling.decide.kinds): amount, seat, rank, count, cards…
+    none: bool = False  # « aucun » is an answer (0 or the empty list)
+    if_unknown: object = None  # what « je ne sais pas » means when it means one answer (« non » to « avez-vous les chiffres ? »)
+    asks_for_figures: bool = False  # « avez-vous les chiffres ? »: answered oui as soon as a figure of a calculator is given
+    words: dict = field(default_factory=dict)  # bool question: "oui"/"non" -> phrases of a description that pre-answer it
+
+    def __post_init__(self):
+        if not self.kind and self.type in ("amount", "amounts"):
+            from ruling.decide.kinds import default_kind
+
+            self.kind = default_kind(self.type)
 
     @property
     def finite(self) -> bool:
@@ -54,9 +65,13 @@ class Question:
             return "oui" if value else "non"
         if self.type == "choice":
             return self.choices.get(value, str(value))
+        if self.kind == "cards":
+            from ruling.decide.kinds import card_label
+
+            return ", ".join(card_label(v) for v in value) if value else "(aucune)"
         if self.type == "amounts":
             return ", ".join(str(v) for v in value) if value else "(aucun)"
-        return str(value)
+        return "aucun" if self.none and value == 0 else str(value)
 
     def to_json(self) -> dict:
         return {
@@ -67,6 +82,8 @@ class Question:
             "default": self.default,
             "help": self.help,
             "origin": self.origin,
+            "kind": self.kind or None,
+            "none": self.none,
         }
 
 
@@ -93,6 +110,7 @@ class Rule:
     fault: str | None = None  # the fault this outcome records against the player (the sanction ladder counts it)
     each: dict = field(default_factory=dict)  # record-list figure -> template (or case map) per record
     interpretation: str | dict | None = None  # where the text is silent: the reading chosen (or case -> reading)
+    given: dict = field(default_factory=dict)  # calculator inputs the path already answers (no bet to call: a-suivre 0)
 
     def interpretation_for(self, case) -> str | None:
         """The reading this outcome rests on for calculator case `case`, or None where the text decides."""
@@ -106,7 +124,7 @@ class Rule:
     def to_json(self) -> dict:
         return {"when": {q: list(v) if len(v) > 1 else v[0] for q, v in self.when.items()},
                 "outcome": self.outcome, "decision": self.decision, "compute": self.compute,
-                "each": dict(self.each), "cites": [c.citation for c in self.cites],
+                "each": dict(self.each), "given": dict(self.given), "cites": [c.citation for c in self.cites],
                 "interpretation": self.interpretation}
 
 
@@ -196,9 +214,17 @@ class Procedure:
 
 def build_question(qid: str, data: dict, origin: str) -> Question:
     choices = {str(k): v for k, v in (data.get("choices") or {}).items()}
-    qtype = data.get("type") or ("choice" if choices else "bool")
+    kind = data.get("kind") or ""
+    if kind:
+        from ruling.decide.kinds import type_of
+
+        qtype = data.get("type") or type_of(kind)
+    else:
+        qtype = data.get("type") or ("choice" if choices else "bool")
     return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
-                    help=data.get("help"), origin=origin, journal=data.get("journal"))
+                    help=data.get("help"), origin=origin, journal=data.get("journal"), kind=kind,
+                    none=bool(data.get("none")), if_unknown=data.get("if_unknown"),
+                    asks_for_figures=bool(data.get("asks_for_figures")), words=dict(data.get("words") or {}))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -209,6 +235,22 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
         out.append(Problem(doc.display, line, f"la question « {q.id} » est de type choice sans choices"))
     if q.type != "choice" and q.choices:
         out.append(Problem(doc.display, line, f"la question « {q.id} » a des choices mais le type {q.type}"))
+    if q.kind:
+        from ruling.decide.kinds import KINDS, type_of
+
+        if q.kind not in KINDS:
+            out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre « {q.kind} » inconnu ; "
+                                                  f"genres : {', '.join(KINDS)}"))
+        elif type_of(q.kind) != q.type:
+            out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre {q.kind} (type {type_of(q.kind)}) "
+                                                  f"mais le type {q.type}"))
+    if q.words and q.type != "bool":
+        out.append(Problem(doc.display, line, f"la question « {q.id} » a des words (oui/non) mais le type {q.type}"))
+    if q.asks_for_figures and q.type != "bool":
+        out.append(Problem(doc.display, line, f"la question « {q.id} » (asks_for_figures) doit être de type bool"))
+    if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):
+        out.append(Problem(doc.display, line, f"if_unknown « {q.if_unknown} » de la question « {q.id} » n'est pas "
+                                              "une réponse possible de cette question (choice ou bool)"))
     if q.default is not None:
         ok = {"bool": lambda v: isinstance(v, bool), "choice": lambda v: v in q.choices,
               "amount": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
@@ -437,9 +479,32 @@ def _build_procedure(kb, book_id: str, doc, context: dict, catalogue, parameters
                                     f"déclare pas dans faults ; fautes déclarées : {declared}"))
         proc.rules.append(Rule(when=when, outcome=rdata["outcome"], decision=rdata["decision"], cites=cites,
                                compute=compute, line=line, fault=fault, each=dict(rdata.get("each") or {}),
+                               given=_given(doc, i, rdata, spec, problems),
                                interpretation=rdata.get("interpretation")))
     problems.extend(_journal_problems(proc, doc))
     return proc if len(problems) == before else None
+
+
+def _given(doc, i: int, rdata: dict, spec, problems: list[Problem]) -> dict:
+    """The rule's `given:` inputs, read as their questions read them; an input its calculator does not
+    ask, or a value it cannot take, is a problem."""
+    from ruling.errors import UserError
+
+    out: dict = {}
+    inputs = {q.id: q for q in spec.inputs} if spec is not None else {}
+    for qid, raw in (rdata.get("given") or {}).items():
+        line = doc.line("rules", i, "given")
+        if qid not in inputs:
+            problems.append(Problem(doc.display, line, f"given « {qid} » : la règle « {rdata['outcome']} » ne calcule "
+                                                       f"pas avec cette entrée ; entrées : {', '.join(inputs) or '(aucune)'}"))
+            continue
+        from ruling.decide.engine import parse_answer
+
+        try:
+            out[qid] = parse_answer(inputs[qid], raw)
+        except UserError as e:
+            problems.append(Problem(doc.display, line, f"given de la règle « {rdata['outcome']} » : {e}"))
+    return out
 
 
 def _journal_problems(proc: Procedure, doc) -> list[Problem]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ruling.decide.engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
-from ruling.errors import CalculatorError, UserError, shown
+from ruling.errors import CalculatorError, StaleCitationError, UserError, shown
 from ruling.render.terminal import visible
 
 MAX_MAPPING_BYTES = 1 << 20  # an answers or profile file holds a few lines
@@ -127,13 +127,21 @@ def question_prompt(question, number: int | None = None) -> str:
 
 
 def prompt_suffix(question) -> str:
+    """What the prompt asks for: a number of choice, o/n, or what the figure is (never « Montant »
+    for a seat, a rank or a card)."""
+    from ruling.decide.kinds import prompt_text
+
     if question.type == "choice":
         return f"Votre choix (1-{len(question.choices)})"
     if question.type == "bool":
         return "o/n"
-    if question.type == "amount":
-        return "Montant"
-    return "Montants séparés par des virgules (Entrée : aucun)"
+    return prompt_text(question.kind, question.none)
+
+
+_KIND_PLACEHOLDERS = {"amount": "montant", "amounts": "montants séparés par des virgules", "seat": "siège",
+                      "seats": "sièges séparés par des virgules", "rank": "rang", "ranks": "rangs séparés par des virgules",
+                      "count": "nombre", "counts": "nombres séparés par des virgules",
+                      "cards": "cartes séparées par des virgules"}
 
 
 def missing_report(decision: Decision) -> str:
@@ -144,7 +152,7 @@ def missing_report(decision: Decision) -> str:
         if q.type == "choice":
             what = " | ".join(q.choices)
         else:
-            what = {"bool": "oui|non", "amount": "nombre", "amounts": "nombres séparés par des virgules"}[q.type]
+            what = "oui|non" if q.type == "bool" else _KIND_PLACEHOLDERS.get(q.kind, "nombre")
         lines.append(f"  -a {q.id}=<{what}>   {q.text}")
     return "\n".join(lines)
 
@@ -178,7 +186,8 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
     from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
-    out = [bold(f"Décision — {proc.title} ({proc.book})", color), decision.decision, ""]
+    said = decision.decision or ""  # a decided Decision always has its sentence
+    out = [bold(f"Décision — {proc.title} ({proc.book})", color), said, ""]
     answered = [(proc.question(qid), v) for qid, v in decision.answers.items()]
     if answered:
         out.append("Réponses :")
@@ -192,7 +201,7 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
         if full or len(body) <= LONG_CLAUSE_CHARS:
             out.append(body)
         else:
-            out.append(f"« … {key_sentence(body, decision.decision)} … »")
+            out.append(f"« … {key_sentence(body, said)} … »")
             out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
                        f"ou ruling show {clause.citation})")
         out.append("")
@@ -336,7 +345,10 @@ def explain_question(procedure, question) -> str:
             cites += [c.citation for c in rule.cites if c.citation not in cites]
     if cites:
         lines.append(f"  Cette question vient de : {', '.join(cites)} (ruling show {cites[0]}).")
-    if question.type in ("choice", "bool"):
+    if question.if_unknown is not None:
+        lines.append(f"  Tapez « je ne sais pas » si vous ne savez pas : la réponse « {question.label(question.if_unknown)} » "
+                     "sera retenue.")
+    elif question.type in ("choice", "bool"):
         lines.append("  Tapez « je ne sais pas » si vous ne savez pas : la décision de chaque cas sera donnée.")
     return "\n".join(lines)
 
@@ -359,6 +371,8 @@ def ask_question(question, suggested=None, procedure=None):
             default_typed = str(list(question.choices).index(default) + 1)
         elif question.type == "bool":
             default_typed = "o" if default else "n"
+        elif question.kind == "cards":
+            default_typed = question.label(default)
         elif question.type == "amounts":
             default_typed = ", ".join(map(str, default))
         else:
@@ -369,18 +383,29 @@ def ask_question(question, suggested=None, procedure=None):
             click.echo(explain_question(procedure, question) if procedure is not None else question_prompt(question))
             continue
         if is_unknown(raw):
+            if question.if_unknown is not None:  # « je ne sais pas » is one of the answers here
+                click.echo(f"  Je ne sais pas : compté comme « {question.label(question.if_unknown)} ».")
+                return question.if_unknown
             if can_be_unknown(question):
                 return UNKNOWN
-            click.echo("Un montant ne se devine pas : comptez-le (ou demandez-le aux joueurs), puis tapez-le.")
+            what = "Un montant" if question.kind in ("amount", "amounts") else "Ce chiffre"
+            click.echo(f"{what} ne se devine pas : comptez-le (ou demandez-le aux joueurs), puis tapez-le.")
             continue
-        if raw.strip() == "" and question.type != "amounts":
+        if raw.strip() == "":
+            if question.type == "amounts" and question.none:
+                click.echo("  lu : aucun")
+                return []
             click.echo(f"Une réponse est nécessaire : {expected(question)} (« ? » pour l'explication).")
             continue
         try:
-            return parse_answer(question, raw)
+            value = parse_answer(question, raw)
         except UserError as e:
             message = str(e)
             click.echo(f"{message[0].upper()}{message[1:]} ; recommencez.")
+            continue
+        if question.type == "amounts":  # what was read, so « 200 350 » cannot silently be one amount
+            click.echo(f"  lu : {question.label(value)}")
+        return value
 
 
 def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dict | None = None,
@@ -409,8 +434,10 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                     if decision.decided:
                         break
                     question = decision.missing[0]
-            except CalculatorError as e:  # the calculator refuses the amounts: ask them again
-                click.echo(f"{e} ; reprenons les montants.")
+            except StaleCitationError:  # a refused decision: no amount would change it
+                raise
+            except CalculatorError as e:  # the calculator refuses the figures: ask them again
+                click.echo(f"{e} ; reprenons les chiffres du calcul.")
                 values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
                 continue
             suggested = recall(kb, proc, question) if recall is not None else None

@@ -95,7 +95,23 @@ def decide_unknown(ctx, kb, book, procedure_id: str, answers: dict, profile: dic
         question = procedure.question(qid)
         if question is None:  # the same French error as any unknown question
             normalise_answers(procedure, {qid: ""}, None, kb)
-        unknown.append(question)
+            continue
+        if question.if_unknown is not None:  # « je ne sais pas » is one answer here (« non » to « avez-vous les chiffres ? »)
+            known[qid] = question.if_unknown
+        else:
+            unknown.append(question)
+    if not unknown:
+        from ruling.decide.engine import decide_procedure
+
+        decision = decide_procedure(kb, procedure, known)
+        if decision.decided:
+            if as_json:
+                click.echo(json.dumps(decision.to_json(), ensure_ascii=False, indent=2))
+            else:
+                from ruling.decide.questionnaire import decision_report
+
+                click.echo(decision_report(kb, decision, full=True))
+            return
     result = branches(kb, procedure, known, unknown)
     if as_json:
         data = result.to_json()

@@ -78,11 +78,11 @@ def questionnaire_data(site, url_of) -> dict:
             "calculator": needs_calculator(p),
             "command": f"ruling decide {p['id']} --book {p['book']}",
             "questions": [{"id": q["id"], "text": q["text"], "type": q["type"], "help": q["help"],
-                           "default": q["default"],
+                           "default": q["default"], "kind": q["kind"], "none": q["none"],
                            "choices": [{"value": v, "label": label} for v, label in q["choices"]]}
                           for q in p["questions"]],
             "rules": [{"outcome": r["outcome"], "decision": r["decision"], "each": r["each"],
-                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"]}
+                       "readable": r["readable"], "compute": r["compute"], "cites": r["cites"], "given": r["given"]}
                       for r in p["rules"]],
             "tree": p["tree"],
         })

@@ -18,14 +18,14 @@ def procedure_data(proc) -> dict:
         questions.append({
             "id": q["id"], "text": q["text"], "type": q.get("type") or ("choice" if choices else "bool"),
             "choices": choices, "help": q.get("help"), "default": q.get("default"),
-            "origin": q.get("origin") or "procedure",
+            "origin": q.get("origin") or "procedure", "kind": q.get("kind"), "none": bool(q.get("none")),
         })
     rules = []
     for r in data.get("outcomes", []):
         when = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in (r.get("when") or {}).items()}
         rule = {"when": when, "outcome": r["outcome"], "decision": r["decision"], "each": dict(r.get("each") or {}),
                 "compute": r.get("compute"), "cites": list(r.get("cites") or []),
-                "interpretation": r.get("interpretation")}
+                "interpretation": r.get("interpretation"), "given": dict(r.get("given") or {})}
         rule["readable"] = readable_decision(rule["decision"], figure_names(proc, rule["compute"]))
         rules.append(rule)
     return {

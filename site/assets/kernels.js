@@ -231,6 +231,49 @@
              cas: rounded > cap ? "plafonne" : "non-plafonne" };
   };
 
+  // Cards are codes "As", "Th" (rank 23456789TJQKA, suit s h d c); 12-3 orders the suits pique,
+  // cœur, carreau, trèfle. Shown as « A♠ », « R♥ », « 10♦ » (ruling/decide/kinds.py).
+  var RANK_ORDER = "23456789TJQKA", SUIT_ORDER = "shdc";
+  var RANK_LABELS = { A: "A", K: "R", Q: "D", J: "V", T: "10" };
+  var SUIT_SYMBOLS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+  function cardStrength(card) { return RANK_ORDER.indexOf(card[0]) * 4 + (3 - SUIT_ORDER.indexOf(card[1])); }
+  function cardLabel(card) { return (has(RANK_LABELS, card[0]) ? RANK_LABELS[card[0]] : card[0]) + SUIT_SYMBOLS[card[1]]; }
+
+  KERNELS["chip-race-cartes"] = function (inputs, params) {
+    var race = KERNELS["chip-race-classique"](inputs, params);
+    var cards = inputs["cartes-tirees"], dealt = race.cartes;
+    if (cards.length !== sum(dealt)) { throw new Refusal("une-carte-par-jeton", { cartes: cards.length, jetons: sum(dealt) }); }
+    var doubled = cards.filter(function (c, k) { return cards.slice(0, k).indexOf(c) >= 0; });
+    if (doubled.length) { throw new Refusal("carte-en-double", { carte: cardLabel(doubled[0]) }); }
+    var owners = [];
+    dealt.forEach(function (n, i) { for (var k = 0; k < n; k++) { owners.push(i); } });
+    // a stable sort by strength, strongest first (Python's sorted is stable too)
+    var order = range(cards.length).sort(function (a, b) { return cardStrength(cards[b]) - cardStrength(cards[a]) || a - b; });
+    var won = dealt.map(function () { return 0; });
+    var left = race["jetons-en-jeu"], cap = params["jetons-gagnes-maximum"], winners = [];
+    order.forEach(function (k) {
+      var player = owners[k];
+      if (left && won[player] < cap) {
+        won[player] += 1;
+        left -= 1;
+        winners.push({ joueur: player + 1, carte: cardLabel(cards[k]) });
+      }
+    });
+    var rescued = race.garantis.filter(function (p) { return won[p - 1] === 0; });
+    var out = Object.assign({}, race);
+    out.gagnants = winners;
+    out["jetons-gagnes"] = won;
+    out.recus = range(dealt.length).map(function (i) {
+      return race.echanges[i] + won[i] + (rescued.indexOf(i + 1) >= 0 ? 1 : 0);
+    });
+    out.repeches = rescued.map(function (p) { return { joueur: p }; });
+    out["cartes-par-joueur"] = range(dealt.length).filter(function (i) { return dealt[i] > 0; }).map(function (i) {
+      return { joueur: i + 1, cartes: range(cards.length).filter(function (k) { return owners[k] === i; })
+        .map(function (k) { return cardLabel(cards[k]); }).join(", ") };
+    });
+    return out;
+  };
+
   // -- blinds and button -------------------------------------------------------------------------
   function nextSeat(seats, after) {
     var later = seats.filter(function (s) { return s > after; });

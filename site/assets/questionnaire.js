@@ -48,27 +48,100 @@
   // The decision of a computed leaf: the kernel's figures through the rule's template.
   function computeDecision(proc, rule, inputs) {
     var params = DATA.parameters[proc.book] || {};
+    inputs = Object.assign({}, rule.given || {}, inputs);  // what the path already says (no bet to call)
     var figures = K.kernels[rule.compute](inputs, params);
     var scope = Object.assign({}, params, inputs, figures);
     return { figures: figures, text: K.render(K.pick(rule.decision, figures.cas), scope, rule.each) };
   }
 
-  // An amount as `ruling decide` reads it: digits, thousands separated by blanks; a list by
-  // commas (or by blanks when there is no comma).
+  // A figure as `ruling decide` reads it (ruling/decide/kinds.py): digits, thousands grouped by
+  // blanks (« 2 500 »); a list by commas, else by blanks, where a no-break space always groups
+  // thousands, a whole answer grouped by three from one or two digits is one amount, and any other
+  // plain blank before exactly three digits (« 200 350 ») is refused as ambiguous.
   function whole(text) {
-    var cleaned = String(text).replace(/[\s_\u00a0\u202f]/g, "");
+    var cleaned = String(text).trim().replace(/_/g, "");
+    if (/^\+?\d{1,3}([ \u00a0\u202f]\d{3})+$/.test(cleaned)) { cleaned = cleaned.replace(/[ \u00a0\u202f]/g, ""); }
     if (!/^\+?\d+$/.test(cleaned)) { return null; }
     return parseInt(cleaned, 10);
   }
 
-  function parseAmount(question, raw) {
-    if (question.type === "amount") { return whole(raw); }
-    var text = String(raw).trim().replace(/^\[|\]$/g, "");
-    if (!text) { return []; }
-    var parts = text.split(/[,;]/.test(text) ? /[,;]/ : /\s+/).filter(function (t) { return t.trim(); });
-    var values = parts.map(whole);
-    return values.some(function (v) { return v === null; }) ? null : values;
+  var NONE_WORDS = ["aucun", "aucune", "aucuns", "aucunes", "personne", "rien", "none", "-"];
+  var LIST_KINDS = ["amounts", "seats", "ranks", "counts", "cards"];
+
+  function foldTyped(text) {  // a typed answer: trimmed, lower case, no accents
+    return String(text).trim().toLowerCase().replace(/œ/g, "oe").normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   }
+
+  var RANKS = { a: "A", as: "A", ace: "A", k: "K", r: "K", roi: "K", king: "K", q: "Q", d: "Q", dame: "Q", queen: "Q",
+                j: "J", v: "J", valet: "J", jack: "J", t: "T", "10": "T", dix: "T", ten: "T", deux: "2", trois: "3",
+                quatre: "4", cinq: "5", six: "6", sept: "7", huit: "8", neuf: "9" };
+  var SUITS = { "\u2660": "s", "\u2664": "s", pique: "s", piques: "s", spade: "s", spades: "s", s: "s", p: "s",
+                "\u2665": "h", "\u2661": "h", coeur: "h", coeurs: "h", heart: "h", hearts: "h", h: "h",
+                "\u2666": "d", "\u2662": "d", carreau: "d", carreaux: "d", diamond: "d", diamonds: "d", d: "d",
+                "\u2663": "c", "\u2667": "c", trefle: "c", trefles: "c", club: "c", clubs: "c" };
+  var FRENCH_RANKS = ["r", "roi", "d", "dame", "v", "valet", "as", "dix"];
+  var ENGLISH_RANKS = ["k", "king", "q", "queen", "j", "jack", "t", "ace", "ten"];
+  var CARD_RE = /^(10|roi|dame|valet|dix|deux|trois|quatre|cinq|six|sept|huit|neuf|ace|king|queen|jack|ten|as|[2-9]|[akqjtrdv])\s*(?:de\s+|of\s+)?(.+)$/;
+
+  // A card typed « As♠ », « AS », « as de pique », « Ah », « 10 de cœur » as its code "As", "Th", or null.
+  function parseCard(raw) {
+    var text = foldTyped(raw), rank, suit;
+    var m = /^as (?:de )?(.+)$/.exec(text) || null;
+    if (m) { rank = "as"; suit = m[1].trim(); } else {
+      m = CARD_RE.exec(text);
+      if (!m) { return null; }
+      rank = m[1]; suit = m[2].trim();
+    }
+    var code;
+    if (suit === "c") {
+      if (FRENCH_RANKS.indexOf(rank) >= 0) { code = "h"; } else if (ENGLISH_RANKS.indexOf(rank) >= 0) { code = "c"; } else { return null; }
+    } else if (Object.prototype.hasOwnProperty.call(SUITS, suit)) { code = SUITS[suit]; } else { return null; }
+    return (Object.prototype.hasOwnProperty.call(RANKS, rank) ? RANKS[rank] : rank) + code;
+  }
+
+  function kindOf(question) { return question.kind || (question.type === "amounts" ? "amounts" : "amount"); }
+
+  function parseAmount(question, raw) {
+    var kind = kindOf(question);
+    var isList = LIST_KINDS.indexOf(kind) >= 0;
+    if (question.none && NONE_WORDS.indexOf(foldTyped(raw)) >= 0) { return isList ? [] : 0; }
+    if (!isList) {
+      var value = whole(raw);
+      return kind === "seat" && value !== null && (value < 1 || value > 12) && !(question.none && value === 0) ? null : value;
+    }
+    var text = String(raw).trim().replace(/^\[|\]$/g, "").trim();
+    if (!text) { return question.none ? [] : null; }
+    var parts;
+    if (/[,;]/.test(text)) {
+      parts = text.split(/[,;]/).filter(function (t) { return t.trim(); });
+    } else {
+      var protectedText = text.replace(/\d{1,3}(?:[\u00a0\u202f]\d{3})+/g, function (m) { return m.replace(/[\u00a0\u202f]/g, ""); });
+      // « 2 500 », « 1 000 000 »: one amount written in thousands
+      parts = /^\d{1,2}( \d{3})+$/.test(protectedText) ? [protectedText.replace(/ /g, "")] :
+        protectedText.split(/\s+/).filter(function (t) { return t; });
+      for (var i = 1; i < parts.length; i++) {
+        if (/^\d{1,3}$/.test(parts[i - 1]) && /^\d{3}$/.test(parts[i])) { return null; }  // « 200 350 »: ambiguous
+      }
+    }
+    var values = parts.map(kind === "cards" ? parseCard : whole);
+    if (values.some(function (v) { return v === null; })) { return null; }
+    if (kind === "seats" && values.some(function (v) { return v < 1 || v > 12; })) { return null; }
+    if ((kind === "seats" || kind === "cards") && values.some(function (v, k) { return values.indexOf(v) !== k; })) { return null; }
+    return values;
+  }
+
+  // What each kind expects, in the words of the command line's refusals.
+  var EXPECTED = {
+    amount: "un nombre entier de jetons ≥ 0",
+    amounts: "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)",
+    seat: "un numéro de siège de 1 à 12",
+    seats: "une liste de numéros de sièges de 1 à 12, différents, séparés par des virgules",
+    rank: "un rang entier ≥ 0",
+    ranks: "une liste de rangs séparés par des virgules (1 = meilleure main, 0 = couché)",
+    count: "un nombre entier ≥ 0",
+    counts: "une liste de nombres entiers ≥ 0 séparés par des virgules",
+    cards: "une liste de cartes différentes séparées par des virgules (ex. As♠, Rh, 10 de cœur)"
+  };
 
   // -- small DOM helpers ------------------------------------------------------------------------
   function el(tag, className, text) {
@@ -428,7 +501,7 @@
         field.type = "text";
         // The digits keyboard: « numeric » for one amount, « decimal » for a list (its key is the
         // comma that separates the amounts in a French locale; blanks separate them too).
-        field.setAttribute("inputmode", q.type === "amount" ? "numeric" : "decimal");
+        if (kindOf(q) !== "cards") { field.setAttribute("inputmode", q.type === "amount" ? "numeric" : "decimal"); }
         field.setAttribute("autocomplete", "off");
         if (has(self.amountsTyped, id)) { field.value = self.amountsTyped[id]; }
         else if (q["default"] !== null && q["default"] !== undefined) { field.value = K.figureText(q["default"]); }
@@ -451,8 +524,7 @@
         var value = q.type === "choice" ? (raw || null) : parseAmount(q, raw);
         if (value === null) {
           error.textContent = q.type === "choice" ? "« " + q.text + " » : choisissez une réponse." :
-            "« " + raw + " » : " + (q.type === "amount" ? "un nombre entier de jetons ≥ 0" :
-              "une liste de nombres entiers ≥ 0 séparés par des virgules (ex. 100, 200)");
+            "« " + raw + " » : " + EXPECTED[kindOf(q)] + (q.none ? ", ou « aucun »" : "");
           fields[i].field.focus();
           return;
         }
