@@ -54,7 +54,7 @@ def recall(kb, cases: list[dict], *, house: bool, kind: str | None = "clause", f
     one = three = 0
     for case in cases:
         refs = [h.ref for h in search(kb, case["query"], kind=kind, limit=5,
-                                      house=case.get("book") if house else None).hits]
+                                      house=case.get("book") if house else "").hits]
         at1, at3 = passes(case, refs)
         one += at1
         three += at3

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 SNIPPET_CHARS = 220
+SNIPPET_SURROUND = 60  # context kept around the matched words
+SNIPPET_CHARLIMIT = 2 ** 15  # whoosh.highlight.DEFAULT_CHARLIMIT: text further on is not looked at
 SUGGEST_WORDS = 32
 
 _FORMATTER = None
@@ -49,7 +51,7 @@ def snippet(text: str, terms: set[str], width: int = SNIPPET_CHARS, known: dict[
     fragments = []
     if terms and text:
         tokens = french_analyzer(known)(text, chars=True, mode="query", removestops=False)
-        fragments = top_fragments(ContextFragmenter(maxchars=width, surround=60).fragment_tokens(
+        fragments = top_fragments(ContextFragmenter(maxchars=width, surround=SNIPPET_SURROUND, charlimit=SNIPPET_CHARLIMIT).fragment_tokens(
             text, set_matched_filter(tokens, frozenset(terms))), 1, BasicFragmentScorer(), FIRST)
     if fragments:
         fragment = fragments[0]
