@@ -58,3 +58,15 @@ def test_recall_counts_a_wrong_first_hit_as_a_miss_at_1(quality):
     assert quality.passes({"expect": ["club:2-5"]}, ["club:2-6", "club:2-5"]) == (False, True)
     assert quality.passes({"expect_any": ["club:2-5", "tda:x"]}, ["tda:x"]) == (True, True)
     assert quality.passes({"expect": ["club:2-5", "club:2-6"]}, ["club:2-5", "club:2-7", "club:2-8"]) == (False, False)
+
+
+def test_no_held_out_query_is_written_into_keywords(kb, quality):
+    """Tuning never saw the held-out queries: none of them is in a clause's keywords (the suite
+    ranks clauses only, so procedures' keywords do not reach it)."""
+    from ruling.search.analysis import fold
+
+    keywords = [fold(k) for clause in kb.clauses() for k in clause.keywords]
+    assert len(keywords) > 100
+    leaked = [c["query"] for c in quality.split("heldout")
+              if any(fold(c["query"]).strip(" ?!.") in k for k in keywords)]
+    assert not leaked, leaked
