@@ -100,10 +100,10 @@ def bench_long(queries: int = 10) -> None:
     import random
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from synthetic import generate, vocabulary
-
     from ruling.kb.load import load_kb
     from ruling.search import search
+
+    from synthetic import generate, vocabulary
 
     rng = random.Random(40)
     words = vocabulary()
@@ -153,7 +153,8 @@ def bench_in_process(suite: list[dict]) -> None:
 def bench_build(repeats: int = 3) -> None:
     from ruling.kb.load import load_kb
     try:
-        from ruling.search.index import build_index_dir, documents, ram_index as _ram_index
+        from ruling.search.index import build_index_dir, documents
+        from ruling.search.index import ram_index as _ram_index
     except ImportError:  # the flat module before the package
         from ruling.search import _ram_index, build_index_dir, documents
 

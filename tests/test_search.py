@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ruling.search import index as search_module
-from ruling.search.analysis import analyze, fold
 from ruling.search import search
+from ruling.search.analysis import analyze, fold
 
 SUITE = yaml.safe_load((Path(__file__).parent / "search_queries.yaml").read_text(encoding="utf-8"))["queries"]
 

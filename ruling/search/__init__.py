@@ -17,8 +17,8 @@ whoosh is imported only with this package, which only the commands that search i
 """
 from __future__ import annotations
 
-from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.errors import UserError
+from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.index import MARKER, documents, open_index
 from ruling.search.query import QueryPlan
 from ruling.search.ranking import ranked, ranking_data

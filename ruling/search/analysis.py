@@ -12,10 +12,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ruling.search import whoosh_fast  # noqa: F401  (first: see its docstring)
 from whoosh.analysis import Filter, StemFilter, StopFilter, Tokenizer
 from whoosh.analysis.acore import Token
 from whoosh.lang import stemmer_for_language, stopwords_for_language
+
+from ruling.search import whoosh_fast  # noqa: F401  (first: see its docstring)
 
 #: Elided particles written before an apostrophe: "l'ordre", "qu'il", "n’a".
 ELISIONS = ("l", "d", "j", "m", "t", "s", "c", "n", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu")

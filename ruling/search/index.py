@@ -12,6 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
@@ -228,10 +229,10 @@ class SearchIndex:
         self.cache_key = cache_key
         self.searcher = ix.searcher(weighting=weighting(lexicon, None))
         self.reader = self.searcher.reader()
-        self._searchers = {(None, None, None): self.searcher}
+        self._searchers: dict[tuple[str | None, str | None, str | None], Any] = {(None, None, None): self.searcher}
         self._known: dict[str, bool] = {}
         self._near: dict[tuple[str, int], list[str]] = {}
-        self._glossary_words = None
+        self._glossary_words: Any = None  # whoosh's ListCorrector, made on first use
 
     def searcher_for(self, house: str | None, book: str | None = None, kind: str | None = None):
         """A searcher ranking with `house` as the house book and the `book` / `kind` filters
@@ -339,7 +340,8 @@ def open_index(kb) -> SearchIndex:
     cached = _OPEN.get(str(final)) if final is not None else None
     if cached is not None:
         return cached
-    for _attempt in range(3 if final is not None else 0):
+    for _attempt in range(3 if root is not None and final is not None else 0):
+        assert root is not None and final is not None
         index = _open_cached(final)
         if index is not None:
             return index

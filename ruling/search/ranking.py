@@ -69,7 +69,7 @@ def weighting(lexicon, house: str | None, book: str | None = None, kind: str | N
     that cannot rank stays exact (whoosh's `final` hook would switch that skipping off).
     The filters are factors too (0: the entry scores 0 and is dropped), see `ranked`.
     """
-    from whoosh.scoring import BaseScorer, BM25F
+    from whoosh.scoring import BM25F, BaseScorer
 
     factors = entry_factors(lexicon, house, book, kind)
     top = max(factors, default=1.0)

@@ -26,10 +26,10 @@ def _import_whoosh_core() -> None:
     lent = {}
     if "urllib.request" not in sys.modules:
         lent["urllib.request"] = types.ModuleType("urllib.request")
-        lent["urllib.request"].urlretrieve = _urlretrieve
+        lent["urllib.request"].urlretrieve = _urlretrieve  # type: ignore[attr-defined]
     if "cached_property" not in sys.modules:
         lent["cached_property"] = types.ModuleType("cached_property")
-        lent["cached_property"].cached_property = functools.cached_property
+        lent["cached_property"].cached_property = functools.cached_property  # type: ignore[attr-defined]
     sys.modules.update(lent)
     try:
         import whoosh.compat  # noqa: F401
