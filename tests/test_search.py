@@ -371,3 +371,27 @@ def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold
     monkeypatch.setattr(ruling.kb.load, "load_kb", no_load)
     result = run("search", "relanse", "insufisante", "--json")
     assert result.exit_code == 0 and "club:9-9" in result.output
+
+
+# -- the house book on the command line -------------------------------------------------------------
+
+def cli_refs(result) -> list[str]:
+    return [h.get("citation") or h.get("procedure") for h in json.loads(result.output)["hits"]]
+
+
+def test_house_option_ranks_that_book_first_and_defaults_to_the_base(run, monkeypatch):
+    monkeypatch.delenv("RULING_BOOK", raising=False)
+    housed = run("search", "fausse", "donne", "--kind", "clause", "--house", "tda", "--json")
+    assert housed.exit_code == 0 and cli_refs(housed)[:2] == ["tda:fausses-donnes", "club:2-17"]
+    default = run("search", "fausse", "donne", "--kind", "clause", "--json")  # base.yaml: house_book club
+    assert cli_refs(default)[:2] == ["club:2-17", "club:2-9"]
+    monkeypatch.setenv("RULING_BOOK", "tda")
+    assert cli_refs(run("search", "fausse", "donne", "--kind", "clause", "--json"))[:2] == cli_refs(housed)[:2]
+
+
+def test_unknown_house_book_is_one_french_line_exit_2(run):
+    result = run("search", "fausse", "donne", "--house", "tdaa")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "Le livre « tdaa » n'existe pas ; vouliez-vous tda ?" in result.output
+    as_json = run("search", "fausse", "donne", "--house", "tdaa", "--json")
+    assert as_json.exit_code == 2 and json.loads(as_json.output)["error"]["suggestions"] == ["tda"]
