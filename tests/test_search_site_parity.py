@@ -35,10 +35,10 @@ SUITE_FILES = [TESTS / "search_queries.yaml", TESTS / "suites" / "search_queries
 pytestmark = pytest.mark.skipif(not Path(NODE).is_file(), reason=f"node absent ({NODE}) : apt-get install nodejs")
 
 
-def suite_cases() -> list[dict]:
+def suite_cases(files: list[Path] = SUITE_FILES) -> list[dict]:
     """The query suites' cases ({query, expect | expect_any}) of the suite files present."""
     cases = []
-    for path in SUITE_FILES:
+    for path in files:
         if path.is_file():
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
             cases += [c for c in (data["queries"] if isinstance(data, dict) else data) if c.get("query")]
