@@ -19,7 +19,7 @@ IMPORTS = [
     ("click", "click", "every command"),
     ("yaml", "pyyaml", "a base loaded from YAML: first run, changed base, `check`"),
     ("jsonschema", "jsonschema", "the same (validation), never on a cache hit"),
-    ("ruling.whoosh_fast", "whoosh-reloaded", "`search`, `ask` (situation picker)"),
+    ("ruling.search.whoosh_fast", "whoosh-reloaded", "`search`, `ask` (situation picker)"),
     ("rapidfuzz.process", "rapidfuzz", "`search` when a word is unknown (typo suggestions), `diff`"),
     ("jinja2", "jinja2", "`mkdocs build` (site pages) only"),
     ("cached_property", "cached-property", "nobody: whoosh's need of it is served by functools"),

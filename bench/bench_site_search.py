@@ -4,7 +4,9 @@ Prints figures, asserts nothing. Run: `python bench/bench_site_search.py [--runs
 - size: the exported index as the site ships it (assets/javascripts/ruling-search-data.js);
 - engine: building the engine from the export (what the first keystroke of a page pays);
 - query: a whole suite query, and every prefix of it (what typing costs), median and 95th percentile;
-- quality: recall@1 and recall@3 of the site and of `ruling search` on the suite files.
+- quality: recall@1 and recall@3 of the site and of `ruling search` on the suite files, and on
+  the outside suite's held-out and train parts as `bench/search_quality.py` measures the command
+  line (clauses only, the query's book as the house book).
 """
 from __future__ import annotations
 
@@ -45,6 +47,35 @@ process.stdout.write(JSON.stringify({build, whole, prefix, top}));
 """
 
 
+NODE_RANKER = r"""
+const fs = require("fs");
+const [engineFile, dataFile, casesFile] = process.argv.slice(1);
+const {Engine} = require(engineFile);
+const engine = new Engine(JSON.parse(fs.readFileSync(dataFile, "utf8")));
+const cases = JSON.parse(fs.readFileSync(casesFile, "utf8"));
+process.stdout.write(JSON.stringify(cases.map(([q, options]) => engine.search(q, options).map((h) => h.ref))));
+"""
+
+
+def split_recall(node: str, data: Path, tmp: Path) -> None:
+    """recall@1/@3 of the site on the outside suite's parts, beside the command line's."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("search_quality", ROOT / "bench" / "search_quality.py")
+    quality = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(quality)
+    for part in ("heldout", "train"):
+        cases = quality.split(part)
+        runs = [[c["query"], {"kind": "clause", "limit": 5, "house": c.get("book")}] for c in cases]
+        (tmp / "cases.json").write_text(json.dumps(runs, ensure_ascii=False), encoding="utf-8")
+        done = subprocess.run([node, "-e", NODE_RANKER, str(ROOT / "site" / "assets" / "search-engine.js"),
+                               str(data), str(tmp / "cases.json")], capture_output=True, text=True, check=True)
+        tops = json.loads(done.stdout)
+        one = sum(quality.passes(c, refs)[0] for c, refs in zip(cases, tops)) / len(cases)
+        three = sum(quality.passes(c, refs)[1] for c, refs in zip(cases, tops)) / len(cases)
+        print(f"site, outside suite {part} ({len(cases)}), house book known: recall@1 {one:.1%}, recall@3 {three:.1%}")
+
+
 def quantile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -71,7 +102,8 @@ def main() -> None:
         queries.write_text(json.dumps([c["query"] for c in cases], ensure_ascii=False), encoding="utf-8")
         done = subprocess.run([args.node, "-e", NODE_TIMER, str(ROOT / "site" / "assets" / "search-engine.js"),
                                str(data), str(queries), str(args.runs)], capture_output=True, text=True, check=True)
-    out = json.loads(done.stdout)
+        out = json.loads(done.stdout)
+        split_recall(args.node, data, Path(tmp))
 
     def recall(tops):
         first = three = 0

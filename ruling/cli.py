@@ -362,12 +362,15 @@ def procedures(ctx, book, show_calculators, as_json):
 @click.argument("words", nargs=-1, metavar="[MOTS]...")
 @click.option("--book", metavar="LIVRE", shell_complete=completion.book_ids,
               help="Chercher seulement dans ce livre (club, tda, cash, infos).")
+@click.option("--house", metavar="LIVRE", shell_complete=completion.book_ids,
+              help="Votre livre : ses règles d'abord, celles des autres livres ensuite "
+                   "(par défaut RULING_BOOK, sinon le house_book de la base).")
 @click.option("--kind", type=click.Choice(["clause", "procedure"]),
               help="Seulement des règles (clause) ou des procédures de décision (procedure).")
 @click.option("--limit", type=int, metavar="N", default=10, help="Nombre maximal de résultats (10 par défaut).")
 @click.option("--json", "as_json", is_flag=True, help="Sortie JSON : query, hits, suggestion.")
 @click.pass_context
-def search_(ctx, words, book, kind, limit, as_json):
+def search_(ctx, words, book, house, kind, limit, as_json):
     """Cherche règles et procédures avec les mots de la table : `ruling search relance insuffisante`,
     sans accents, avec fautes de frappe ou en anglais du poker (overchip, misdeal)."""
     from ruling.search import result_text, search_path
@@ -375,7 +378,11 @@ def search_(ctx, words, book, kind, limit, as_json):
     if not words:
         raise UserError("indiquez les mots à chercher, par exemple : ruling search relance insuffisante")
     # search_path, not _kb(ctx): with the index cached, the knowledge base need not be loaded.
-    result = search_path(ctx.find_root().obj.get("kb_path"), " ".join(words), book=book, kind=kind, limit=limit)
+    import os
+
+    house = house or os.environ.get("RULING_BOOK") or None
+    result = search_path(ctx.find_root().obj.get("kb_path"), " ".join(words), book=book, kind=kind,
+                         limit=limit, house=house)
     if as_json:
         _print_json(result.to_json())
     else:

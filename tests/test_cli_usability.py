@@ -155,7 +155,7 @@ def test_without_json_the_same_error_is_one_french_line(run):
 # -- the search hint, compare ---------------------------------------------------------------------
 
 def test_the_search_hint_opens_the_procedure_directly(run):
-    found = run("search", "relance", "insuffisante").stdout
+    found = run("search", "relance", "insuffisante", "--house", "tda").stdout  # tda's procedure listed
     hint = re.search(r"→ ruling (ask relance-insuffisante --book tda)", found)
     assert hint
     result = run(*hint.group(1).split(), input="")

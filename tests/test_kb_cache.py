@@ -263,7 +263,7 @@ def _plant(folder, marker, tmp_path):
         search.search(kb, "carte brulee")
     finally:
         os.environ["XDG_CACHE_HOME"] = env_cache
-        search._OPEN.clear()
+        search.index._OPEN.clear()
     poisoned = plain.loads((honest / "ruling" / f"kb-{digest}.marshal").read_bytes(), "")
     poisoned.clause("club:1-2").text = "TEXTE EMPOISONNÉ"
     (folder / f"kb-{digest}.marshal").write_bytes(plain.dumps(poisoned))

@@ -72,8 +72,8 @@ def test_module_level_imports_form_no_cycle():
 
 def test_lower_layers_import_nothing_above_them_at_module_level():
     layer = {"ruling.errors": 0, "ruling.render.terminal": 0, "ruling.kb": 1, "ruling.decide": 2, "ruling.journal": 3, "ruling.diff": 3,
-             "ruling.render": 3, "ruling.site": 3, "ruling.search": 3, "ruling.analysis": 3,
-             "ruling.whoosh_fast": 3, "ruling.journal.commands": 4, "ruling.cli": 4, "ruling.cli_docs": 4, "ruling.click_fr": 4,
+             "ruling.render": 3, "ruling.site": 3, "ruling.search": 3,
+             "ruling.journal.commands": 4, "ruling.cli": 4, "ruling.cli_docs": 4, "ruling.click_fr": 4,
              "ruling.completion": 4, "ruling": 4, "ruling.__main__": 4}
 
     def rank(m):

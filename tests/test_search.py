@@ -15,9 +15,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ruling import search as search_module
-from ruling.analysis import analyze, fold
+from ruling.search import index as search_module
 from ruling.search import search
+from ruling.search.analysis import analyze, fold
 
 SUITE = yaml.safe_load((Path(__file__).parent / "search_queries.yaml").read_text(encoding="utf-8"))["queries"]
 
@@ -57,6 +57,43 @@ def test_query_suite_recall_at_3_is_at_least_95_percent(kb):
 ])
 def test_the_issue_examples_find_their_clause_in_the_top_3(kb, query, citation):
     assert citation in refs(search(kb, query))
+
+
+HELD_OUT = pytest.mark.xfail(strict=True, reason="requête réservée (held-out) de la suite extérieure : jamais apprise")
+
+
+@pytest.mark.parametrize("query, first", [  # issue 15: queries seen failing elsewhere, house book club
+    ("joueur pas assis pendant la distribution", "club:2-18"),
+    pytest.param("montrer ses cartes pendant le coup", "club:6-1", marks=HELD_OUT),  # held out: not tuned on
+    ("qui montre en premier a l abattage", "club:10-1"),
+    ("showdown order", "club:10-1"),
+    ("regarder les cartes brulees", "club:2-21"),
+    ("le croupier a montre une carte en distribuant", "club:2-4"),
+    pytest.param("un joueur part du tournoi avant la fin", "club:3-3", marks=HELD_OUT),  # held out: not tuned on
+    ("deux joueurs sautent en meme temps", "club:10-10"),
+    ("toc toc sur la table", "club:9-4"),
+    ("il a dit suivre mais a mis plus", "club:9-2"),
+])
+def test_issue_15_queries_put_the_clause_first_with_the_house_book(kb, query, first):
+    assert refs(search(kb, query, kind="clause", house="club"), 1) == [first]
+
+
+def test_issue_15_duplicate_card_query_finds_the_cash_rule(kb):
+    assert "cash:irregularites-4" in refs(search(kb, "deux cartes identiques dans le paquet", kind="clause"))
+    assert refs(search(kb, "deux cartes identiques dans le paquet", kind="clause", house="cash"), 1) == [
+        "cash:irregularites-4"]
+
+
+def test_situations_and_search_share_one_ranking(kb):
+    from ruling.decide.questionnaire import rank_situations
+
+    procs = rank_situations(kb, "flop sans carte brulee", "club")
+    assert procs and procs[0].id == "flop-irregulier" and procs[0].book == "club"
+    hits = search(kb, "flop sans carte brulee", kind="procedure", house="club").hits
+    assert hits[0].ref == procs[0].id
+    assert [p.book for p in procs] == sorted((p.book for p in procs), key=lambda b: b != "club")  # house first
+    given = rank_situations(kb, "un joueur donne des jetons a un autre", "club")
+    assert given and given[0].id == "donner-des-jetons"
 
 
 def test_suite_queries_are_written_as_people_type():
@@ -334,3 +371,27 @@ def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold
     monkeypatch.setattr(ruling.kb.load, "load_kb", no_load)
     result = run("search", "relanse", "insufisante", "--json")
     assert result.exit_code == 0 and "club:9-9" in result.output
+
+
+# -- the house book on the command line -------------------------------------------------------------
+
+def cli_refs(result) -> list[str]:
+    return [h.get("citation") or h.get("procedure") for h in json.loads(result.output)["hits"]]
+
+
+def test_house_option_ranks_that_book_first_and_defaults_to_the_base(run, monkeypatch):
+    monkeypatch.delenv("RULING_BOOK", raising=False)
+    housed = run("search", "fausse", "donne", "--kind", "clause", "--house", "tda", "--json")
+    assert housed.exit_code == 0 and cli_refs(housed)[:2] == ["tda:fausses-donnes", "club:2-17"]
+    default = run("search", "fausse", "donne", "--kind", "clause", "--json")  # base.yaml: house_book club
+    assert cli_refs(default)[:2] == ["club:2-17", "club:2-9"]
+    monkeypatch.setenv("RULING_BOOK", "tda")
+    assert cli_refs(run("search", "fausse", "donne", "--kind", "clause", "--json"))[:2] == cli_refs(housed)[:2]
+
+
+def test_unknown_house_book_is_one_french_line_exit_2(run):
+    result = run("search", "fausse", "donne", "--house", "tdaa")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "Le livre « tdaa » n'existe pas ; vouliez-vous tda ?" in result.output
+    as_json = run("search", "fausse", "donne", "--house", "tdaa", "--json")
+    assert as_json.exit_code == 2 and json.loads(as_json.output)["error"]["suggestions"] == ["tda"]

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ruling import search as search_module
+from ruling.search import index as index_module
+from ruling.search import ranking as search_module
 from ruling.search import search
 from ruling.site.search_index import search_export
 
@@ -34,10 +35,10 @@ SUITE_FILES = [TESTS / "search_queries.yaml", TESTS / "suites" / "search_queries
 pytestmark = pytest.mark.skipif(not Path(NODE).is_file(), reason=f"node absent ({NODE}) : apt-get install nodejs")
 
 
-def suite_cases() -> list[dict]:
+def suite_cases(files: list[Path] = SUITE_FILES) -> list[dict]:
     """The query suites' cases ({query, expect | expect_any}) of the suite files present."""
     cases = []
-    for path in SUITE_FILES:
+    for path in files:
         if path.is_file():
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
             cases += [c for c in (data["queries"] if isinstance(data, dict) else data) if c.get("query")]
@@ -90,7 +91,7 @@ def test_suite_queries_top3_is_the_command_lines(kb, export, tmp_path):
 def mangled_queries(kb, count: int, seed: int) -> list[str]:
     """A few words of clause titles and texts as people type them: accents dropped, a letter
     missed, doubled, swapped or wrong, a plural "s" (deterministic for a seed)."""
-    from ruling.analysis import fold
+    from ruling.search.analysis import fold
 
     rnd = random.Random(seed)
     clauses = list(kb.clauses())
@@ -129,7 +130,7 @@ def test_browser_stemmer_is_whooshs(kb, tmp_path):
     """Every word of the rulebook, folded or not, and mangled or inflected forms of it."""
     from whoosh.lang import stemmer_for_language
 
-    from ruling.analysis import fold, words
+    from ruling.search.analysis import fold, words
 
     snowball = stemmer_for_language("fr")
     rnd = random.Random(3)
@@ -173,7 +174,8 @@ def test_ranking_constants_come_from_the_export(kb, tmp_path, monkeypatch):
     before = run_js(tmp_path, search_export(kb), queries, limit=3)
     monkeypatch.setitem(search_module.FIELD_BOOSTS, "title", 0.2)
     monkeypatch.setitem(search_module.FIELD_BOOSTS, "body", 4.0)
-    monkeypatch.setattr(search_module, "PROCEDURE_WEIGHT", 0.3)  # top_scores assumes ≤ 1
+    monkeypatch.setattr(search_module, "PROCEDURE_WEIGHT", 0.3)
+    monkeypatch.setattr(index_module, "_OPEN", {})  # the entry factors are set when a searcher opens
     after = run_js(tmp_path, search_export(kb), queries, limit=3)
     assert after != before
     assert not differences(kb, after, queries)

@@ -25,7 +25,7 @@ class FromWords:
 
 
 def _terms(text: str) -> list[str]:
-    from ruling.analysis import analyze
+    from ruling.search.analysis import analyze
 
     return analyze(text.replace("-", " "))
 

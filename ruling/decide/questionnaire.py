@@ -62,9 +62,9 @@ def read_mapping_file(path: str, what: str) -> dict:
 
 # -- finding the situation ------------------------------------------------------------------------
 
-def _procedure_hits(kb, words: str, limit: int) -> list:
-    """The procedures `ruling search --kind procedure` ranks for `words`, in its order (the one
-    ranking of the project: same analysis, same glossary, same typo tolerance)."""
+def _procedure_hits(kb, words: str, limit: int, house_book: str | None = None) -> list:
+    """The procedures `ruling search --kind procedure --house HOUSE` ranks for `words`, in its
+    order (the one ranking of the project: same analysis, glossary, typo tolerance, house book)."""
     from ruling.search import search
 
     by_key = {(p.book, p.id): p for p in kb.procedures}
@@ -72,7 +72,7 @@ def _procedure_hits(kb, words: str, limit: int) -> list:
     for proc in kb.procedures:
         by_situation.setdefault(proc.situation, []).append(proc)
     ranked: list = []
-    for hit in search(kb, words, kind="procedure", limit=limit).hits:
+    for hit in search(kb, words, kind="procedure", limit=limit, house=house_book or "").hits:
         best = by_key.get((hit.book, hit.ref))
         if best is None:
             continue
@@ -86,7 +86,7 @@ def _procedure_hits(kb, words: str, limit: int) -> list:
 def rank_situations(kb, words: str, house_book: str | None = None, limit: int = 8) -> list:
     """The procedures matching `words`, best first; the house book's matching situations come
     before the other books' (each group keeps the search order)."""
-    ranked = _procedure_hits(kb, words, max(limit, 3 * limit))
+    ranked = _procedure_hits(kb, words, max(limit, 3 * limit), house_book)
     house = [p for p in ranked if p.book == house_book]
     return (house + [p for p in ranked if p.book != house_book])[:limit]
 

@@ -475,7 +475,7 @@ def build_chapter(doc: YamlDoc, book: dict, rev: Revision, current: bool) -> Cha
             book=book["id"], revision=rev.id, chapter=str(data["chapter"]), id=str(c["id"]), text=c["text"],
             label=label, title=c.get("title"), items=list(c.get("items", [])), after=c.get("after"),
             refs=[str(r) for r in c.get("refs", [])], kind=c.get("kind", "normative"),
-            topics=list(c.get("topics", [])), note=c.get("note"), procedure=c.get("procedure"),
+            topics=list(c.get("topics", [])), keywords=list(c.get("keywords", [])), note=c.get("note"), procedure=c.get("procedure"),
             file=doc.display, line=doc.line("clauses", i), current=current,
         ))
     return Chapter(id=str(data["chapter"]), title=data.get("title"), clauses=clauses,

@@ -33,6 +33,7 @@ class Clause:
     refs: list[str] = field(default_factory=list)
     kind: str = "normative"
     topics: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)  # search only: how people describe the case
     note: str | None = None
     procedure: str | None = None  # why no procedure applies ("none — organisation")
     file: str = ""

@@ -2,7 +2,8 @@
 
 The export is read from the whoosh index the command line searches (`ruling.search.open_index`):
 every analysed term with its postings, positions and idf as whoosh computes them, each field's
-lengths, the ranking constants of `ruling.search`, the analysed glossary, and a map from each
+lengths, the ranking constants of `ruling.search.ranking` (`ranking_data`) and the query's and
+snippets' limits, the house book, the analysed glossary, and a map from each
 written (folded) word to its term (a word typed that the map lacks goes through the browser's
 copy of whoosh's French stemmer, `site/assets/search-stemmer.js`). The
 browser engine (`site/assets/search-engine.js`) scores from this data alone: a change to the
@@ -14,7 +15,7 @@ from __future__ import annotations
 from ruling.site.escape import script_json
 
 SEARCH_DATA_SCRIPT = "assets/javascripts/ruling-search-data.js"
-EXPORT_FORMAT = 1
+EXPORT_FORMAT = 2
 
 
 def search_export(kb, url_of=None, clause_pages=None) -> dict:
@@ -23,12 +24,12 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
     `url_of` turns a page path into its built URL and `clause_pages` maps a citation to its
     `page.md#anchor` (both from the site); without them the entries carry no URL.
     """
-    from ruling import analysis, search
+    from ruling.search import analysis, open_index, query, ranking, snippets
+    from ruling.search.index import SEARCH_FIELDS
     from ruling.site import paths
 
-    index = search.open_index(kb)
+    index = open_index(kb)
     searcher, reader = index.searcher, index.reader
-    weighting = search.weighting_model()
     count = reader.doc_count_all()
     titles = {b.id: b.title for b in kb.books}
     docs = []
@@ -45,7 +46,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
                      "title": stored.get("display_title") or "", "body": stored.get("body") or "",
                      "group": stored["group"], "url": url})
     fields = {}
-    for name in [*search.FIELD_BOOSTS, "number"]:
+    for name in [*SEARCH_FIELDS, "number"]:
         scorable = bool(searcher.schema[name].scorable)
         postings = {}
         for term in reader.field_terms(name):
@@ -55,10 +56,10 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
                 positions = list(matcher.value_as("positions")) if name != "number" else []
                 entries.append([matcher.id(), matcher.weight(), positions])
                 matcher.next()
+            # searcher.idf asks the ranking's weighting: the idf of the "all" field
             postings[term] = [searcher.idf(name, term) if scorable else 0.0, entries]
         fields[name] = {
             "scorable": scorable,
-            "B": weighting.B,
             "avgfl": (searcher.avg_field_length(name) or 1) if scorable else 1,
             "lengths": [reader.doc_field_length(n, name) for n in range(count)] if scorable else [],
             "postings": postings,
@@ -66,20 +67,19 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
     return {
         "format": EXPORT_FORMAT,
         "params": {
-            "field_boosts": search.FIELD_BOOSTS, "field_tiebreak": search.FIELD_TIEBREAK,
-            "procedure_weight": search.PROCEDURE_WEIGHT, "number_boost": search.NUMBER_BOOST,
-            "synonym_weight": search.SYNONYM_WEIGHT, "synonym_weight_unknown": search.SYNONYM_WEIGHT_UNKNOWN,
-            "fuzzy_weight": search.FUZZY_WEIGHT, "pair_weight": search.PAIR_WEIGHT, "pair_slop": search.PAIR_SLOP,
-            "phrase_word_weight": search.PHRASE_WORD_WEIGHT, "max_concepts": search.MAX_CONCEPTS,
-            "max_query_words": search.MAX_QUERY_WORDS, "snippet_chars": search.SNIPPET_CHARS,
-            "K1": weighting.K1, "number_re": search.NUMBER_RE.pattern,
-            "number_punctuation": search.NUMBER_PUNCTUATION,
+            **ranking.ranking_data(),
+            "max_concepts": query.MAX_CONCEPTS, "long_query_concepts": query.LONG_QUERY_CONCEPTS,
+            "max_pairs": query.MAX_PAIRS, "max_query_words": query.MAX_QUERY_WORDS,
+            "number_re": query.NUMBER_RE.pattern, "number_punctuation": query.NUMBER_PUNCTUATION,
+            "snippet_chars": snippets.SNIPPET_CHARS, "snippet_surround": snippets.SNIPPET_SURROUND,
+            "snippet_charlimit": snippets.SNIPPET_CHARLIMIT,
         },
         "analysis": {"elisions": list(analysis.ELISIONS), "apostrophes": analysis._APOSTROPHES,
                      "max_word": analysis.MAX_WORD, "stop_words": sorted(analysis.STOP_WORDS),
                      "negations": sorted(analysis.NEGATIONS)},
         "surface": packed(surface_terms(index, kb.glossary)),
         "glossary": index.glossary.to_json(),
+        "house_book": index.lexicon.house_book or "",
         "doc_count": reader.doc_count(),
         "docs": docs,
         "fields": fields,
@@ -89,9 +89,9 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
 def surface_terms(index, glossary) -> dict[str, str]:
     """folded word -> its term, for every word of the index and of the glossary: the browser
     analyses these words from this map, and only the others with its copy of the stemmer."""
-    from ruling.analysis import STOP_WORDS, fold, stem, words
+    from ruling.search.analysis import STOP_WORDS, fold, stem, words
 
-    out = {folded: term for folded, (_, term) in index.lexicon.words.items() if term}
+    out = dict(index.lexicon.stems)  # folded word -> its term, for every indexed word
     for entry in glossary:
         if not isinstance(entry, dict):
             continue

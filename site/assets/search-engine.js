@@ -4,10 +4,12 @@
  * postings, idf, field lengths, weights and glossary. This file repeats `ruling.search`'s steps
  * on them: the query's words folded and mapped to their terms (the exported map, else the copy of
  * whoosh's stemmer in search-stemmer.js plus ruling's own trimming), glossary phrasings recognised
- * and expanded, unknown words corrected by edit distance, then each entry scored with BM25F per field
- * (best field plus a tiebreak, best alternative per concept, pairs of typed words, printed
- * numbers), procedures scaled down and one per situation. Nothing here is a constant of the
- * ranking: every weight comes from the export. Runs in the browser and in Node (the parity test).
+ * and expanded, unknown words corrected by edit distance (as whoosh's terms_within and ListCorrector
+ * pick them), then each entry scored as `ruling.search.ranking` says: BM25F of every part of the
+ * query (each alternative in each field, pairs of typed words, printed numbers) summed, times the
+ * entry's factor (procedures scaled down, the house book up), one entry per situation; snippets
+ * cut as whoosh's context fragmenter cuts them. Nothing here is a constant of the ranking: every
+ * weight comes from the export. Runs in the browser and in Node (the parity test).
  */
 (function (root) {
   "use strict";
@@ -40,18 +42,19 @@
     });
     this.groups = data.glossary.groups;
     this.negations = new Set(a.negations);
-    this.byInitial = new Map();  // the indexed alphabetic terms, by first letter (Lexicon.near_terms)
+    this.byInitial = new Map();  // the indexed terms, by first letter (whoosh's terms_within, prefix=1)
     var terms = new Set();
     this.fieldNames.forEach(function (name) {
-      Object.keys(data.fields[name].postings).forEach(function (t) { if (/^\p{L}+$/u.test(t)) { terms.add(t); } });
+      Object.keys(data.fields[name].postings).forEach(function (t) { terms.add(t); });
     });
     Array.from(terms).sort().forEach(function (t) {
       var k = t.charAt(0);
       if (!self.byInitial.has(k)) { self.byInitial.set(k, []); }
       self.byInitial.get(k).push(t);
     });
-    this.oneWordGlossary = data.glossary.by_terms.filter(function (pair) { return pair[0].length === 1; })
-      .map(function (pair) { return pair[0][0]; });
+    this.oneWordGlossary = Array.from(new Set(data.glossary.by_terms.filter(function (pair) {
+      return pair[0].length === 1;
+    }).map(function (pair) { return pair[0][0]; }))).sort();  // GlossaryMap.single_words
   }
 
   // -- analysis: the same steps as ruling/analysis.py ----------------------------------------
@@ -98,16 +101,23 @@
     return false;
   };
 
-  Engine.prototype.rarity = function (terms) {
-    var n = Math.max(1, this.data.doc_count), best = 0, f = this.data.fields;
-    for (var i = 0; i < terms.length; i++) {
-      var df = 0;
-      for (var j = 0; j < this.fieldNames.length; j++) {
-        var p = f[this.fieldNames[j]].postings[terms[i]];
-        if (p && Object.prototype.hasOwnProperty.call(f[this.fieldNames[j]].postings, terms[i])) {
-          df = Math.max(df, p[1].length);
-        }
+  /** How many entries hold `term` in some field: its document frequency in the "all" field. */
+  Engine.prototype.entryFrequency = function (term) {
+    var docs = new Set(), f = this.data.fields;
+    this.fieldNames.forEach(function (name) {
+      var p = f[name].postings[term];
+      if (p && Object.prototype.hasOwnProperty.call(f[name].postings, term)) {
+        p[1].forEach(function (e) { docs.add(e[0]); });
       }
+    });
+    return docs.size;
+  };
+
+  /** SearchIndex.rarity: the idf of the rarest term of a sequence; 0 if one is absent. */
+  Engine.prototype.rarity = function (terms) {
+    var n = Math.max(1, this.data.doc_count), best = 0;
+    for (var i = 0; i < terms.length; i++) {
+      var df = this.entryFrequency(terms[i]);
       if (!df) { return 0; }
       best = Math.max(best, Math.log(n / df) + 1);
     }
@@ -123,52 +133,28 @@
     return word.length >= 8 ? 2 : word.length >= 5 ? 1 : 0;
   }
 
-  /** Edits (insert, delete, substitute, swap neighbours) from a to b, capped at limit + 1. */
-  function editDistance(a, b, limit) {
-    if (Math.abs(a.length - b.length) > limit) { return limit + 1; }
-    var before = null, previous = [];
-    for (var j = 0; j <= b.length; j++) { previous.push(j); }
-    for (var i = 1; i <= a.length; i++) {
-      var current = [i], ca = a.charAt(i - 1), low = i;
-      for (j = 1; j <= b.length; j++) {
-        var cb = b.charAt(j - 1);
-        var d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca !== cb ? 1 : 0));
-        if (before !== null && j > 1 && ca === b.charAt(j - 2) && a.charAt(i - 2) === cb) {
-          d = Math.min(d, before[j - 2] + 1);
-        }
-        current.push(d);
-        low = Math.min(low, d);
-      }
-      if (low > limit) { return limit + 1; }
-      before = previous;
-      previous = current;
-    }
-    return Math.min(previous[b.length], limit + 1);
-  }
-
-  /** Indexed terms within `maxdist` edits of `term`, same first letter, not `term` (Lexicon.near_terms). */
+  /** Indexed terms within `maxdist` edits of `term`, same first letter, not `term` (SearchIndex.near_terms:
+   *  whoosh's terms_within, a Levenshtein automaton with the first letter fixed, no swaps). */
   Engine.prototype.nearTerms = function (term, maxdist) {
     if (!maxdist || !/^\p{L}+$/u.test(term)) { return []; }
     return (this.byInitial.get(term.charAt(0)) || []).filter(function (t) {
-      return t !== term && editDistance(term, t, maxdist) <= maxdist;
+      return t !== term && levenshtein(term.slice(1), t.slice(1), maxdist) <= maxdist;
     });
   };
 
-  /** Glossary groups with a one-word phrasing a typo or two away from the typed word ("maldone"). */
-  Engine.prototype.fuzzyGlossary = function (typed) {
-    var maxdist = fuzzyDistance(typed), best = [], bestDist = maxdist + 1, self = this;
-    if (!maxdist) { return []; }
-    var target = this.term(typed);
-    this.oneWordGlossary.forEach(function (term) {
-      if (term.charAt(0) !== target.charAt(0) || Math.abs(term.length - target.length) > maxdist) { return; }
-      var d = editDistance(target, term, maxdist), groups = self.byTerms.get(term);
-      if (d < bestDist) { best = groups.slice(); bestDist = d; }
-      else if (d === bestDist) { groups.forEach(function (g) { if (best.indexOf(g) < 0) { best.push(g); } }); }
-    });
-    return bestDist <= maxdist ? best : [];
-  };
+  // -- the query plan (ruling.search.query.QueryPlan.build) ---------------------------------------
 
-  // -- the query plan (ruling.search.QueryPlan.build) ---------------------------------------------
+  /** The indexed term fewest edits from `term`, same first letter (SearchIndex.closest_term). */
+  Engine.prototype.closestTerm = function (term, maxdist) {
+    for (var dist = 1; dist <= maxdist; dist++) {
+      var near = this.nearTerms(term, dist).slice().sort(function (a, b) {
+        var da = Math.abs(a.length - term.length), db = Math.abs(b.length - term.length);
+        return (da - db) || (a < b ? -1 : a > b ? 1 : 0);
+      });
+      if (near.length) { return near[0]; }
+    }
+    return null;
+  };
 
   Engine.prototype.plan = function (query) {
     var p = this.params, self = this;
@@ -191,24 +177,23 @@
     var stems = typed.map(function (w) { return self.term(w); });
     var concepts = [], seen = new Map();
 
+    // A concept: [[terms, weight], ...]; met again (same set of alternatives), its weights are the
+    // best of both, as a Python dict of the alternatives would keep them.
     function add(variants) {
       var key = variants.map(function (v) { return v[0].join(" "); }).sort().filter(function (k, i, all) {
         return i === 0 || all[i - 1] !== k;
       }).join("\u0001");
       if (seen.has(key)) {
-        var concept = seen.get(key);
+        var concept = seen.get(key), best = new Map();
+        concept.forEach(function (c) { best.set(c[0].join(" "), [c[0], c[1]]); });
         variants.forEach(function (v) {
-          var k = v[0].join(" "), found = null;
-          concept.forEach(function (c) { if (c[0].join(" ") === k) { found = c; } });
-          if (found) { found[1] = Math.max(found[1], v[1]); } else { concept.push([v[0], v[1]]); }
+          var k = v[0].join(" "), had = best.get(k);
+          best.set(k, [v[0], Math.max(had ? had[1] : 0, v[1])]);
         });
+        concept.length = 0;
+        best.forEach(function (v) { concept.push(v); });
       } else if (concepts.length < p.max_concepts) {
-        var fresh = [];
-        variants.forEach(function (v) {  // a sequence met twice: its best weight is what scores
-          var k = v[0].join(" "), found = null;
-          fresh.forEach(function (c) { if (c[0].join(" ") === k) { found = c; } });
-          if (found) { found[1] = Math.max(found[1], v[1]); } else { fresh.push([v[0], v[1]]); }
-        });
+        var fresh = variants.map(function (v) { return [v[0], v[1]]; });
         seen.set(key, fresh);
         concepts.push(fresh);
       }
@@ -223,11 +208,14 @@
       return variants;
     }
 
+    var corrected = stems.map(function (s, k) {
+      return self.knows(s) ? s : (self.closestTerm(s, fuzzyDistance(typed[k])) || s);
+    });
     var i = 0;
     while (i < stems.length && concepts.length < p.max_concepts) {
-      var found = this.glossarySpan(stems, i), span = found[0], groups = found[1];
+      var found = this.glossarySpan(corrected, i), span = found[0], groups = found[1];
       if (!groups.length && !this.knows(stems[i])) {
-        groups = this.fuzzyGlossary(typed[i]);
+        groups = this.glossaryTypo(typed[i], fuzzyDistance(typed[i]));
         span = groups.length ? 1 : 0;
       }
       if (!groups.length) {
@@ -240,7 +228,9 @@
       var weight = this.rarity(typedTerms) ? p.synonym_weight : p.synonym_weight_unknown;
       groups.forEach(function (g) {
         self.groups[g].forEach(function (v) {
-          if (v.join(" ") !== typedTerms.join(" ")) { variants.push([v, weight * self.rarityCap(typedTerms, v)]); }
+          if (v.join(" ") === typedTerms.join(" ")) { return; }
+          if (span > 1 && v.every(function (t) { return typedTerms.indexOf(t) >= 0; })) { return; }
+          variants.push([v, weight * self.rarityCap(typedTerms, v)]);
         });
       });
       if (span === 1 && !this.knows(stems[i])) { variants = variants.concat(wordConcept(i, 1).slice(1)); }
@@ -251,9 +241,18 @@
       i += span;
     }
     var pairs = [], pairKeys = new Set();
-    for (var k = 0; k + 1 < stems.length && pairs.length < p.max_concepts; k++) {
+    for (var k = 0; k + 1 < stems.length && pairs.length < p.max_pairs; k++) {
       var key = stems[k] + " " + stems[k + 1];
       if (!pairKeys.has(key)) { pairKeys.add(key); pairs.push([stems[k], stems[k + 1]]); }
+    }
+    if (concepts.length > p.long_query_concepts) {  // pasted text: its rarest words, no pairs
+      var rarity = concepts.map(function (c) { return self.rarity(c[0][0]) || 99; });
+      var order = concepts.map(function (c, n) { return n; }).sort(function (a, b) {
+        return (rarity[b] - rarity[a]) || (a - b);
+      });
+      var keep = order.slice(0, p.long_query_concepts).sort(function (a, b) { return a - b; });
+      concepts = keep.map(function (n) { return concepts[n]; });
+      pairs = [];
     }
     return {concepts: concepts, pairs: pairs, numbers: numbers};
   };
@@ -266,6 +265,21 @@
     return [0, []];
   };
 
+  /** Glossary groups of the one-word phrasing closest to the typed word, as whoosh's
+   *  ListCorrector.suggest(stem, limit=1, maxdist, prefix=1) picks it: the fewest edits
+   *  (Levenshtein after the first letter), the alphabetically last among equals. */
+  Engine.prototype.glossaryTypo = function (typed, maxdist) {
+    if (!maxdist) { return []; }
+    var target = this.term(typed), best = null, bestDist = maxdist + 1;
+    for (var n = 0; n < this.oneWordGlossary.length; n++) {
+      var word = this.oneWordGlossary[n];
+      if (word.charAt(0) !== target.charAt(0)) { continue; }
+      var d = Math.max(1, levenshtein(target.slice(1), word.slice(1), maxdist));
+      if (d <= maxdist && (d < bestDist || (d === bestDist && word > best))) { best = word; bestDist = d; }
+    }
+    return best === null ? [] : this.byTerms.get(best).slice();
+  };
+
   function stripChars(text, chars) {
     var s = 0, e = text.length;
     while (s < e && chars.indexOf(text.charAt(s)) >= 0) { s++; }
@@ -273,7 +287,25 @@
     return text.slice(s, e);
   }
 
-  // -- scoring (BM25F as whoosh computes it; the query tree of ruling.search._whoosh_query) -------
+  /** Plain Levenshtein distance (no swaps), capped at limit + 1: whoosh's Levenshtein automaton. */
+  function levenshtein(a, b, limit) {
+    if (Math.abs(a.length - b.length) > limit) { return limit + 1; }
+    var previous = [];
+    for (var j = 0; j <= b.length; j++) { previous.push(j); }
+    for (var i = 1; i <= a.length; i++) {
+      var current = [i], low = i;
+      for (j = 1; j <= b.length; j++) {
+        var d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a.charAt(i - 1) !== b.charAt(j - 1) ? 1 : 0));
+        current.push(d);
+        low = Math.min(low, d);
+      }
+      if (low > limit) { return limit + 1; }
+      previous = current;
+    }
+    return Math.min(previous[b.length], limit + 1);
+  }
+
+  // -- scoring (ruling.search.ranking: BM25F summed over the query's parts, times the entry's factor) --
 
   Engine.prototype.posting = function (field, term, doc) {
     var p = this.data.fields[field].postings[term];
@@ -292,7 +324,7 @@
     if (!entry) { return null; }
     var f = this.data.fields[field];
     if (!f.scorable) { return entry[1]; }
-    var idf = f.postings[term][0], tf = entry[1], K1 = this.params.K1, B = f.B;
+    var idf = f.postings[term][0], tf = entry[1], K1 = this.params.bm25.K1, B = this.params.bm25.B;
     return idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * f.lengths[doc] / f.avgfl)));
   };
 
@@ -334,26 +366,24 @@
     return binarySum(values.slice(0, half)) + binarySum(values.slice(half));
   }
 
-  /** The query as a tree: one part per concept (BestOf alternatives, each a BestOf of fields),
-   *  the pair phrases and the numbers; `unit` leaves are scored by `unitScore`. */
-  Engine.prototype.tree = function (plan) {
-    var p = this.params, self = this, parts = [];
+  /** The query's parts, as ruling.search.query.whoosh_query lists them: every alternative of
+   *  every concept in every field, the pairs of typed words, the printed numbers. */
+  Engine.prototype.units = function (plan) {
+    var p = this.params, self = this, units = [];
     plan.concepts.forEach(function (concept) {
-      var alternatives = concept.map(function (v) {
-        var terms = v[0], weight = v[1];
-        return {tiebreak: p.field_tiebreak, boost: 1, children: self.fieldNames.map(function (name) {
-          return {field: name, terms: terms, slop: 1, boost: p.field_boosts[name] * weight};
-        })};
+      concept.forEach(function (v) {
+        self.fieldNames.forEach(function (name) {
+          units.push({field: name, terms: v[0], slop: 1, boost: p.field_boosts[name] * v[1]});
+        });
       });
-      parts.push(alternatives.length > 1 ? {tiebreak: 0, boost: 1, children: alternatives} : alternatives[0]);
     });
     plan.pairs.forEach(function (pair) {
-      ["title", "body"].forEach(function (name) {
-        parts.push({field: name, terms: pair, slop: p.pair_slop, boost: p.field_boosts[name] * p.pair_weight});
+      ["title", "keywords", "body"].forEach(function (name) {
+        units.push({field: name, terms: pair, slop: p.pair_slop, boost: p.field_boosts[name] * p.pair_weight});
       });
     });
-    plan.numbers.forEach(function (n) { parts.push({field: "number", terms: [n], slop: 1, boost: p.number_boost}); });
-    return parts;
+    plan.numbers.forEach(function (n) { units.push({field: "number", terms: [n], slop: 1, boost: p.number_boost}); });
+    return units;
   };
 
   Engine.prototype.unitScore = function (unit, doc) {
@@ -362,55 +392,51 @@
     return raw === null ? null : raw * unit.boost;
   };
 
-  Engine.prototype.nodeScore = function (node, doc) {
-    if (!node.children) { return this.unitScore(node, doc); }
-    var best = null;
-    for (var i = 0; i < node.children.length; i++) {
-      var x = this.nodeScore(node.children[i], doc);
-      if (x !== null) { best = best === null ? x : Math.max(best, x) + node.tiebreak * Math.min(best, x); }
-    }
-    return best !== null && node.boost !== 1 ? best * node.boost : best;
-  };
-
-  /** The entries any leaf of the tree can match (those of its first word in its field). */
-  Engine.prototype.candidates = function (parts) {
+  /** The entries any part can match (those holding its first word in its field). */
+  Engine.prototype.candidates = function (units) {
     var docs = new Set(), self = this;
-    (function walk(node) {
-      if (node.children) { node.children.forEach(walk); return; }
-      var p = self.data.fields[node.field].postings[node.terms[0]];
-      if (p && Object.prototype.hasOwnProperty.call(self.data.fields[node.field].postings, node.terms[0])) {
+    units.forEach(function (unit) {
+      var postings = self.data.fields[unit.field].postings, p = postings[unit.terms[0]];
+      if (p && Object.prototype.hasOwnProperty.call(postings, unit.terms[0])) {
         p[1].forEach(function (e) { docs.add(e[0]); });
       }
-    })({children: parts});
+    });
     return Array.from(docs);
   };
 
+  /** An entry's factor (ranking.entry_factors): the procedure weight, the house boost, 0 if filtered. */
+  Engine.prototype.factor = function (d, options, house) {
+    if ((options.book && d.book !== options.book) || (options.kind && d.kind !== options.kind)) { return 0; }
+    var p = this.params;
+    return (d.kind === "procedure" ? p.procedure_weight : 1) * (house && d.book === house ? p.house_boost : 1);
+  };
+
   /** Ranked hits for `query`: {kind, ref, book, bookTitle, title, url, snippet, score}.
-   *  options: book, kind ("clause" | "procedure"), limit (10), allProcedures (no one-per-situation). */
+   *  options: book, kind ("clause" | "procedure"), limit (10), house (the base's house book
+   *  unless given; "" for none), allProcedures (no one-per-situation). */
   Engine.prototype.search = function (query, options) {
     options = options || {};
-    var limit = options.limit || 10, p = this.params, docs = this.data.docs, self = this;
+    var limit = options.limit || 10, docs = this.data.docs, self = this;
+    var house = options.house === undefined || options.house === null ? this.data.house_book : options.house;
     var plan = this.plan(String(query));
     if (!plan.concepts.length && !plan.numbers.length) { return []; }
-    var parts = this.tree(plan);
+    var units = this.units(plan);
     var ranked = [];
-    this.candidates(parts).forEach(function (n) {
-      var d = docs[n];
-      if ((options.book && d.book !== options.book) || (options.kind && d.kind !== options.kind)) { return; }
-      var total = 0, matched = false;
-      for (var i = 0; i < parts.length; i++) {
-        var x = self.nodeScore(parts[i], n);
-        if (x !== null) { total += x; matched = true; }
+    this.candidates(units).forEach(function (n) {
+      var d = docs[n], f = self.factor(d, options, house);
+      if (!f) { return; }
+      var total = 0;
+      for (var i = 0; i < units.length; i++) {
+        var x = self.unitScore(units[i], n);
+        if (x !== null) { total += x * f; }
       }
-      if (!matched) { return; }  // only a phrase's first word is there, not the phrase
-      var proc = d.kind === "procedure";
-      ranked.push([total * (proc ? p.procedure_weight : 1), proc, n]);
+      if (total > 0) { ranked.push([total, n]); }  // none: only a phrase's first word is there
     });
-    ranked.sort(function (a, b) { return (b[0] - a[0]) || ((a[1] ? 1 : 0) - (b[1] ? 1 : 0)) || (a[2] - b[2]); });
+    ranked.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
     var hits = [], seen = new Set(), terms = highlightTerms(plan);
     for (var i = 0; i < ranked.length && hits.length < limit; i++) {
-      var d = docs[ranked[i][2]];
-      if (ranked[i][1] && !options.allProcedures) {
+      var d = docs[ranked[i][1]];
+      if (!options.allProcedures) {  // whoosh's collapse on the group column: one entry per situation
         if (seen.has(d.group)) { continue; }
         seen.add(d.group);
       }
@@ -421,64 +447,91 @@
   };
 
   function highlightTerms(plan) {
-    var out = [];
-    plan.concepts.forEach(function (c) { c.forEach(function (v) { out.push(v[0]); }); });
+    var out = new Set();
+    plan.concepts.forEach(function (c) { c.forEach(function (v) { v[0].forEach(function (t) { out.add(t); }); }); });
     return out;
   }
 
-  // -- snippets (ruling.search.snippet): a window around the matched words, marked -------------
+  // -- snippets (ruling.search.snippets: whoosh's highlighter, context fragmenter, `**` runs) -----
 
-  /** [{text, mark}] pieces of a window of `text` around the matched term sequences. */
-  Engine.prototype.snippet = function (text, termSeqs) {
-    var width = this.params.snippet_chars, self = this;
-    var spans = this.words(text).map(function (w) {
-      var f = self.fold(w[0]);
-      return self.stops.has(f) ? null : [self.term(f), w[1], w[2]];
-    }).filter(Boolean);
-    var marked = spans.map(function () { return false; });
-    termSeqs.forEach(function (seq) {
-      for (var i = 0; i + seq.length <= spans.length; i++) {
-        var ok = true;
-        for (var j = 0; j < seq.length && ok; j++) { ok = spans[i + j][0] === seq[j]; }
-        if (ok) { for (j = 0; j < seq.length; j++) { marked[i + j] = true; } }
+  /** The fragment whoosh's ContextFragmenter(maxchars, surround) + BasicFragmentScorer pick. */
+  Engine.prototype.fragment = function (text, terms) {
+    var p = this.params, maxchars = p.snippet_chars, surround = p.snippet_surround, self = this;
+    var tokens = this.words(text).map(function (w) {
+      var f = self.fold(w[0]), t = self.stops.has(f) ? f : self.term(f);
+      return {text: t, start: w[1], end: w[2], matched: terms.has(t)};
+    });
+    var frags = [], first = null, firsts = [], countdown = -1, tks = [], endchar = null, currentlen = 0;
+    for (var n = 0; n < tokens.length; n++) {
+      var t = tokens[n], tlength = t.end - t.start;
+      endchar = t.end;
+      if (endchar > p.snippet_charlimit) { break; }
+      if (countdown < 0 && !t.matched) {
+        firsts.push(t.start);
+        while (firsts.length && endchar - firsts[0] > surround) { firsts.shift(); }
+      } else if (currentlen + tlength > maxchars) {
+        countdown = 0;
+      } else if (t.matched) {
+        countdown = surround;
+        if (first === null) {
+          if (firsts.length) { first = firsts[0]; } else { first = t.start; countdown += surround; }
+        }
+        tks.push(t);
       }
-    });
-    var marks = spans.filter(function (s, i) { return marked[i]; }).map(function (s) { return [s[1], s[2]]; });
-    var start = 0, end = text.length;
-    if (text.length > width) {
-      start = marks.length ? bestWindow(marks, width) : 0;
-      if (start > 0) { while (start < text.length && !/\s/.test(text.charAt(start - 1))) { start++; } }
-      end = Math.min(text.length, start + width);
-      while (end < text.length && !/\s/.test(text.charAt(end))) { end++; }
+      if (countdown >= 0) {
+        currentlen += tlength;
+        countdown -= tlength;
+        if (countdown <= 0) {
+          frags.push({start: first, end: endchar, matches: tks});
+          tks = []; firsts = []; first = null; currentlen = 0;
+        }
+      }
     }
-    var runs = [];
-    marks.forEach(function (m) {
-      if (m[0] < start || m[1] > end) { return; }
-      if (runs.length && !text.slice(runs[runs.length - 1][1], m[0]).replace(/[ \-'’]/g, "")) {
-        runs[runs.length - 1][1] = m[1];
-      } else { runs.push([m[0], m[1]]); }
+    if (tks.length) { frags.push({start: first, end: endchar, matches: tks}); }
+    var best = null, bestScore = -1;
+    frags.forEach(function (f) {  // max() over (score, fragment): a later fragment wins a tie
+      var distinct = new Set(f.matches.map(function (m) { return m.text; })).size;
+      var score = f.matches.length * (distinct * 100 || 1);
+      if (score >= bestScore) { best = f; bestScore = score; }
     });
-    var pieces = [], pos = start;
-    function plain(t) { return t.replace(/\n/g, " · ").replace(/\s+/g, " "); }
-    if (start > 0) { pieces.push({text: "… ", mark: false}); }
-    runs.forEach(function (r) {
-      pieces.push({text: plain(text.slice(pos, r[0])), mark: false}, {text: plain(text.slice(r[0], r[1])), mark: true});
-      pos = r[1];
-    });
-    pieces.push({text: plain(text.slice(pos, end)) + (end < text.length ? " …" : ""), mark: false});
-    return pieces.filter(function (piece) { return piece.text; });
+    return best !== null && bestScore >= 1 ? best : null;
   };
 
-  function bestWindow(marks, width) {
-    var bestStart = marks[0][0], bestCount = 0;
-    marks.forEach(function (m) {
-      var count = marks.filter(function (o) { return o[0] >= m[0] && o[1] <= m[0] + width - 40; }).length;
-      if (count > bestCount) { bestStart = m[0]; bestCount = count; }
-    });
-    return Math.max(0, bestStart - 40);
-  }
+  /** [{text, mark}] pieces of the snippet `ruling search` shows: `**` runs become marks. */
+  Engine.prototype.snippet = function (text, terms) {
+    text = text || "";
+    var width = this.params.snippet_chars, start = 0, end = text.length, shown;
+    var frag = terms.size && text ? this.fragment(text, terms) : null;
+    if (frag) {
+      start = frag.start;
+      end = frag.end;
+      var out = "", index = start;
+      frag.matches.forEach(function (m) {
+        if (m.start < index) { return; }
+        out += text.slice(index, m.start) + "**" + text.slice(m.start, m.end) + "**";
+        index = m.end;
+      });
+      shown = (out + text.slice(index, end)).replace(/\*\*([\s'’-]+)\*\*/g, "$1");
+    } else {
+      if (text.length > width) {
+        var head = text.slice(0, width), cut = head.lastIndexOf(" ");
+        end = cut >= 0 ? cut : head.length;
+      }
+      shown = text.slice(start, end);
+    }
+    shown = (text.slice(0, start).trim() ? "… " : "") + shown + (text.slice(end).trim() ? " …" : "");
+    shown = shown.replace(/\n/g, " · ").replace(/\s+/g, " ").trim();
+    var pieces = [], re = /\*\*(.+?)\*\*/g, pos = 0, m;
+    while ((m = re.exec(shown)) !== null) {
+      if (m.index > pos) { pieces.push({text: shown.slice(pos, m.index), mark: false}); }
+      pieces.push({text: m[1], mark: true});
+      pos = m.index + m[0].length;
+    }
+    if (pos < shown.length) { pieces.push({text: shown.slice(pos), mark: false}); }
+    return pieces;
+  };
 
-  var api = {Engine: Engine, editDistance: editDistance};
+  var api = {Engine: Engine, levenshtein: levenshtein};
   if (typeof module !== "undefined" && module.exports) { module.exports = api; }
   else { root.RulingSearchEngine = api; }
 })(this);

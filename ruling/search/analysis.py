@@ -4,7 +4,7 @@ The same steps run on the rulebook when the index is built and on what a user ty
 so "penalite", "pénalités" and "Pénalité" meet on one term. Order matters: elisions
 are split (l', d', qu', also with ’), words are lowercased and accent-folded, folded
 stop words are dropped (negations are kept: they change a ruling), then stemmed.
-Imported only by `ruling.search` (it needs whoosh for the analyzer classes).
+Part of `ruling.search` (it needs whoosh for the analyzer classes).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from whoosh.analysis import Filter, StemFilter, StopFilter, Tokenizer
 from whoosh.analysis.acore import Token
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
-from ruling import whoosh_fast  # noqa: F401  (first: see its docstring)
+from ruling.search import whoosh_fast  # noqa: F401  (first: see its docstring)
 
 #: Elided particles written before an apostrophe: "l'ordre", "qu'il", "n’a".
 ELISIONS = ("l", "d", "j", "m", "t", "s", "c", "n", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu")
@@ -139,7 +139,12 @@ class FoldFilter(Filter):
             yield t
 
 
-def french_analyzer():
-    """The analyzer of every searchable text field of the index."""
+def french_analyzer(known: dict[str, str] | None = None):
+    """The analyzer of every searchable text field of the index.
+
+    `known` (folded word -> its term, from the index's lexicon) spares the stemmer the words
+    already analysed when the index was built: what highlighting a snippet mostly meets.
+    """
+    stemfn = stem if known is None else (lambda word: known.get(word) or stem(word))
     return (FrenchTokenizer() | FoldFilter() | StopFilter(stoplist=STOP_WORDS, minsize=1)
-            | StemFilter(stemfn=stem, cachesize=None))
+            | StemFilter(stemfn=stemfn, cachesize=None))

@@ -2,10 +2,12 @@
 
 `whoosh.compat` imports `urllib.request` (and with it `http.client`, `ssl`, `email`) only to
 re-export `urlretrieve`, and `whoosh.reading` takes `cached_property` from a package that
-imports `asyncio`. Together that is 30-50 ms of every `ruling search`. During whoosh's own
-import we lend it a stand-in for each (a lazy `urlretrieve`, the standard library's
-`functools.cached_property`), then take them back: any later `import urllib.request`
-gets the real module. Import this module before any `whoosh` module.
+imports `asyncio`. Together that is 30-50 ms of every `ruling search`. `whoosh.query` also
+imports `whoosh.lang.morph_en` (English word variations, about 8 ms of CPU compiling its
+patterns) for a query type ruling never builds. During whoosh's own import we lend it a
+stand-in for each (a lazy `urlretrieve`, the standard library's `functools.cached_property`, a
+lazy `variations`), then take them back: any later import gets the real module. Import this
+module before any `whoosh` module.
 """
 from __future__ import annotations
 
@@ -20,19 +22,29 @@ def _urlretrieve(*args, **kwargs):  # never called by ruling; correct if it ever
     return urlretrieve(*args, **kwargs)
 
 
+def _variations(word):  # whoosh's Variations query only, never built by ruling; correct if it is
+    from whoosh.lang.morph_en import variations
+
+    return variations(word)
+
+
 def _import_whoosh_core() -> None:
     if "whoosh.compat" in sys.modules:
         return
     lent = {}
     if "urllib.request" not in sys.modules:
         lent["urllib.request"] = types.ModuleType("urllib.request")
-        lent["urllib.request"].urlretrieve = _urlretrieve
+        lent["urllib.request"].urlretrieve = _urlretrieve  # type: ignore[attr-defined]
     if "cached_property" not in sys.modules:
         lent["cached_property"] = types.ModuleType("cached_property")
-        lent["cached_property"].cached_property = functools.cached_property
+        lent["cached_property"].cached_property = functools.cached_property  # type: ignore[attr-defined]
+    if "whoosh.lang.morph_en" not in sys.modules:
+        lent["whoosh.lang.morph_en"] = types.ModuleType("whoosh.lang.morph_en")
+        lent["whoosh.lang.morph_en"].variations = _variations  # type: ignore[attr-defined]
     sys.modules.update(lent)
     try:
         import whoosh.compat  # noqa: F401
+        import whoosh.query  # noqa: F401
         import whoosh.reading  # noqa: F401
     finally:
         for name, module in lent.items():

@@ -1,0 +1,134 @@
+"""How hits are ranked: whoosh's BM25F scores summed over the query's parts, then two factors.
+
+    score(entry) = HOUSE_BOOST[entry in the house book] × PROCEDURE_WEIGHT[entry is a procedure]
+                   × Σ over the parts of the query: part boost × BM25F(term or phrase, field)
+
+A part boost is the field's boost (FIELD_BOOSTS) times the alternative's weight (1 for a word
+as typed, SYNONYM_WEIGHT for a glossary equivalent, FUZZY_WEIGHT for a typo neighbour,
+PHRASE_WORD_WEIGHT for a word of a phrase, PAIR_WEIGHT for two typed words side by side);
+`NUMBER_BOOST` for a printed number. All of it is data (`ranking_data`) so that another client
+(the site) can compute the same score. whoosh does the scoring, the filtering, the limit and
+the collapsing of procedures per situation (`searcher.search(..., collapse=...)`).
+"""
+from __future__ import annotations
+
+#: How much a word found in each field counts (a title match beats a mention in the text).
+FIELD_BOOSTS = {"title": 2.0, "keywords": 2.0, "chapter": 0.6, "body": 1.5}
+#: Procedures are ranked among clauses, their score scaled down: their questions and
+#: keyword lists hold many everyday words that would otherwise push the clause aside.
+PROCEDURE_WEIGHT = 0.6
+#: The house book's entries (the user's own rulebook) count this much more; not a filter.
+HOUSE_BOOST = 1.6
+NUMBER_BOOST = 12.0  # "9-13", "club:9-13", a procedure id: straight to that entry
+#: A glossary equivalent counts less than the word typed when that word is in the rulebook
+#: (exact hits first), and almost as much when it is not ("overchip"): it is then the only
+#: reading of what was typed.
+SYNONYM_WEIGHT, SYNONYM_WEIGHT_UNKNOWN = 0.5, 0.9
+#: Words one or two typos away are looked for only when the word typed is in no entry
+#: ("relanse"), so they never outrank an entry that has the exact word.
+FUZZY_WEIGHT = 0.8
+PAIR_WEIGHT = 1.0  # two typed words found side by side (within PAIR_SLOP) earn a bonus
+PAIR_SLOP = 3
+PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") also counts alone
+#: BM25F's parameters (whoosh's defaults), stated so another client can use the same.
+BM25_B, BM25_K1 = 0.75, 1.2
+
+
+def ranking_data() -> dict:
+    """Every constant of the formula above, for a client that ranks the same way (the site)."""
+    return {"field_boosts": dict(FIELD_BOOSTS), "procedure_weight": PROCEDURE_WEIGHT, "house_boost": HOUSE_BOOST,
+            "number_boost": NUMBER_BOOST, "synonym_weight": SYNONYM_WEIGHT,
+            "synonym_weight_unknown": SYNONYM_WEIGHT_UNKNOWN, "fuzzy_weight": FUZZY_WEIGHT,
+            "pair_weight": PAIR_WEIGHT, "pair_slop": PAIR_SLOP, "phrase_word_weight": PHRASE_WORD_WEIGHT,
+            "bm25": {"B": BM25_B, "K1": BM25_K1, "idf_field": "all"}}
+
+
+def entry_factors(lexicon, house: str | None, book: str | None = None, kind: str | None = None) -> list[float]:
+    """Each entry's factor, by document number: PROCEDURE_WEIGHT for a procedure, times
+    HOUSE_BOOST for an entry of the house book; 0 for an entry that `book` or `kind` filters out."""
+    procedures = lexicon.procedure_groups
+    factors = []
+    for n, entry_book in enumerate(lexicon.doc_books):
+        entry_kind = "procedure" if n in procedures else "clause"
+        if (book and entry_book != book) or (kind and entry_kind != kind):
+            factors.append(0.0)
+        else:
+            factors.append((PROCEDURE_WEIGHT if entry_kind == "procedure" else 1.0)
+                           * (HOUSE_BOOST if house and entry_book == house else 1.0))
+    return factors
+
+
+def weighting(lexicon, house: str | None, book: str | None = None, kind: str | None = None):
+    """whoosh's BM25F with each word's rarity measured over whole entries, times the entry's factor.
+
+    With per-field statistics "jeton", a common word, looks rare in titles (few entries have
+    one) and a title mention of it outweighs the one rare word the user typed; so `idf` is
+    that of the "all" field (every searchable text of the entry). The entry factor multiplies
+    every term's score, so it multiplies their sum; the scorer's bounds (`max_quality`,
+    `block_quality`) are multiplied by the largest factor, so whoosh's skipping of entries
+    that cannot rank stays exact (whoosh's `final` hook would switch that skipping off).
+    The filters are factors too (0: the entry scores 0 and is dropped), see `ranked`.
+    """
+    from whoosh.scoring import BM25F, BaseScorer
+
+    factors = entry_factors(lexicon, house, book, kind)
+    top = max(factors, default=1.0)
+
+    class FactorScorer(BaseScorer):
+        """A BM25F term scorer times the factor of the entry its matcher is on."""
+
+        def __init__(self, inner, offset):
+            self.inner, self.offset = inner, offset
+
+        def supports_block_quality(self):
+            return self.inner.supports_block_quality()
+
+        def score(self, matcher):
+            n = self.offset + matcher.id()
+            return self.inner.score(matcher) * (factors[n] if n < len(factors) else 1.0)
+
+        def max_quality(self):
+            return self.inner.max_quality() * top
+
+        def block_quality(self, matcher):
+            return self.inner.block_quality(matcher) * top
+
+    class RulingBM25F(BM25F):
+        def idf(self, searcher, fieldname, text):
+            if fieldname in FIELD_BOOSTS:
+                fieldname = "all"
+            return super().idf(searcher, fieldname, text)
+
+        def scorer(self, searcher, fieldname, text, qf=1):
+            return FactorScorer(super().scorer(searcher, fieldname, text, qf=qf), _offset(searcher))
+
+    return RulingBM25F(B=BM25_B, K1=BM25_K1)
+
+
+def _offset(searcher) -> int:
+    """The first document number of a segment's searcher within its whole index."""
+    if not searcher.has_parent():
+        return 0
+    for leaf, offset in searcher.get_parent().leaf_searchers():
+        if leaf is searcher:
+            return offset
+    return 0
+
+
+def ranked(index, plan, *, house: str | None, book: str | None, kind: str | None, limit: int) -> list[tuple[int, float]]:
+    """(document number, score) of the best `limit` entries for `plan`, best first.
+
+    `book` and `kind` filter; `house` only boosts. One procedure per situation is kept
+    (whoosh collapses on the `group` column, unique for a clause).
+    """
+    from whoosh.sorting import FieldFacet
+
+    from ruling.search.query import whoosh_query
+
+    # The filters are entry factors of 0, not whoosh's `filter=`: whoosh-reloaded 2.7.5's
+    # FilterCollector hands the entries it keeps straight to the collector under the
+    # CollapseCollector, so nothing would be collapsed; and intersecting the query with the
+    # filter (`Require`, `And`) loses matching entries in its IntersectionMatcher.
+    searcher = index.searcher_for(house, book, kind)
+    results = searcher.search(whoosh_query(plan), limit=limit, collapse=FieldFacet("group"), collapse_limit=1)
+    return [(hit.docnum, hit.score) for hit in results if hit.score > 0]

@@ -1,0 +1,72 @@
+"""Ranking quality on the outside suite (tests/suites/search_queries_outside.yaml), held-out part.
+
+495 queries written from the source rulebooks by someone who never saw the search; a query is
+held out when `int(sha1(query), 16) % 5 == 0`. The search was tuned on the other 80 % only
+(bench/search_quality.py prints both parts). Clauses only, the house book as a preference.
+The issue's targets are recall@1 ≥ 90 % and recall@3 ≥ 97 %; the floors below are the
+figures reached (bench/README.md), so a change that loses held-out queries fails here.
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.58, 0.67  # reached: 59/101 and 68/101 (the targets are NOT met)
+
+
+def _quality():
+    spec = importlib.util.spec_from_file_location("search_quality", ROOT / "bench" / "search_quality.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quality():
+    return _quality()
+
+
+def test_the_split_is_80_20_and_deterministic(quality):
+    cases = quality.split("all")
+    held = quality.split("heldout")
+    assert len(cases) >= 250 and 0.15 < len(held) / len(cases) < 0.25
+    assert {c["query"] for c in held} == {c["query"] for c in cases if quality.held_out(c["query"])}
+    assert quality.held_out("regarder les cartes brulees") is False  # sha1 % 5 == 3: train
+
+
+def test_held_out_recall_with_the_house_book(kb, quality):
+    r1, r3 = quality.recall(kb, quality.split("heldout"), house=True)
+    print(f"\nheld-out: recall@1 {r1:.1%}, recall@3 {r3:.1%} (house book known)")
+    assert r1 >= HELD_OUT_AT_1 and r3 >= HELD_OUT_AT_3
+
+
+def test_the_house_book_is_a_preference_not_a_filter(kb):
+    from ruling.search import search
+
+    plain = [h.ref for h in search(kb, "fausse donne", kind="clause", house="", limit=5).hits]
+    housed = [h.ref for h in search(kb, "fausse donne", kind="clause", house="tda", limit=5).hits]
+    assert plain[:2] == ["club:2-17", "tda:fausses-donnes"] and housed[:2] == ["tda:fausses-donnes", "club:2-17"]
+    assert sum(r.startswith("club:") for r in housed) >= 3  # the other books' hits follow
+    burn = search(kb, "carte brulee", kind="clause", house="tda", limit=3).hits
+    assert [h.book for h in burn] == ["club"] * 3  # a far better clause elsewhere still comes first
+
+
+def test_recall_counts_a_wrong_first_hit_as_a_miss_at_1(quality):
+    assert quality.passes({"expect": ["club:2-5"]}, ["club:2-6", "club:2-5"]) == (False, True)
+    assert quality.passes({"expect_any": ["club:2-5", "tda:x"]}, ["tda:x"]) == (True, True)
+    assert quality.passes({"expect": ["club:2-5", "club:2-6"]}, ["club:2-5", "club:2-7", "club:2-8"]) == (False, False)
+
+
+def test_no_held_out_query_is_written_into_keywords(kb, quality):
+    """Tuning never saw the held-out queries: none of them is in a clause's keywords (the suite
+    ranks clauses only, so procedures' keywords do not reach it)."""
+    from ruling.search.analysis import fold
+
+    keywords = [fold(k) for clause in kb.clauses() for k in clause.keywords]
+    assert len(keywords) > 100
+    leaked = [c["query"] for c in quality.split("heldout")
+              if any(fold(c["query"]).strip(" ?!.") in k for k in keywords)]
+    assert not leaked, leaked
