@@ -14,14 +14,19 @@ import hashlib
 import os
 import posixpath
 import re
+from collections.abc import Set
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 from ruling.errors import KnowledgeBaseError, Problem, UserError, shown
 from ruling.kb.cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
 from ruling.kb.files import FileProblem, decode_utf8, read_regular
 from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
 from ruling.kb.schemas import Schemas
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = ["cache_dir", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
 
@@ -162,6 +167,7 @@ def take_snapshot(root: Path) -> Snapshot:
                                                                   "est-ce bien le dossier rulebook/ ?"))
                     pending.clear()
                     break
+                data: bytes | FileProblem
                 try:
                     data = read_regular(entry.path)
                     total += len(data)
@@ -234,7 +240,7 @@ def load_kb(path: str | os.PathLike | None = None, use_cache: bool = True) -> Kn
         from ruling.kb import plain
 
         if write_atomically(cache_file, plain.dumps(kb)):
-            prune(folder)
+            prune(cache_file.parent)
     return kb
 
 
@@ -252,8 +258,8 @@ class YamlDoc:
 
     path: Path
     display: str
-    data: object
-    node: object  # the yaml node tree
+    data: Any  # as parsed, and valid against its schema once `Schemas.validate` said so
+    node: yaml.Node | None  # the node tree the lines come from
 
     def line(self, *keys) -> int:
         """The 1-based line of the value at `keys` (dict keys and list indexes)."""
@@ -309,7 +315,7 @@ def read_yaml(snap: Snapshot, rel: str, problems: list[Problem]) -> YamlDoc | No
     return YamlDoc(snap.root / rel, display, value, node)
 
 
-def parse_yaml_text(text: str) -> tuple[object, object]:
+def parse_yaml_text(text: str) -> tuple[Any, yaml.Node | None]:
     """One YAML document and its node tree (kept for line numbers); raises safe_yaml.YamlProblem."""
     from ruling.kb.safe_yaml import parse_yaml
 
@@ -494,7 +500,7 @@ def _check_unique_ids(rev: Revision, problems: list[Problem]) -> None:
             problems.append(Problem(c.file, c.line, f"la règle « {c.id} » est vide sans note qui l'explique"))
 
 
-def _check_refs(kb: KnowledgeBase, problems: list[Problem], unloaded: set[str] = frozenset()) -> None:
+def _check_refs(kb: KnowledgeBase, problems: list[Problem], unloaded: Set[str] = frozenset()) -> None:
     for book in kb.books:
         if book.id in unloaded:  # a ref may point into the chapter that did not load
             continue

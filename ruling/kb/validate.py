@@ -277,7 +277,7 @@ def stamp(path=None) -> list[str]:
             if new != text:
                 _check_writable(file, name)
                 updates.append((file, name, new))
-    changed = []
+    changed: list[str] = []
     for file, name, new in updates:
         try:
             write_atomic(file, new.encode("utf-8"))
