@@ -101,6 +101,8 @@ def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict
     from ruling.decide.calculators import KERNELS, Refusal
 
     spec = catalogue.get(name)
+    if spec is None:  # a programming error: procedures name only declared calculators (checked at load)
+        raise AssertionError(f"undeclared calculator {name}")
     inputs = {q.id: values[q.id] for q in spec.inputs}
     params = {pid: parameters[pid].value for pid in spec.parameters if pid in parameters}
     try:

@@ -11,9 +11,13 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ruling.decide.templates import placeholders
 from ruling.errors import Problem
+
+if TYPE_CHECKING:
+    from ruling.decide.catalogue import Catalogue
 
 FINITE_TYPES = ("choice", "bool")
 QUESTION_TYPES = ("choice", "bool", "amount", "amounts")
@@ -125,7 +129,7 @@ class Procedure:
     file: str = ""
     note: str | None = None
     faults: dict[str, str] = field(default_factory=dict)  # fault id -> French label, for `fault:` of the rules
-    catalogue: object = None  # the calculators' declarations (ruling.decide.catalogue.Catalogue)
+    catalogue: Catalogue | None = None  # the calculators' declarations
     parameters: dict = field(default_factory=dict)  # the book's parameters, id -> Parameter
 
     def question(self, qid: str) -> Question | None:
@@ -135,6 +139,13 @@ class Procedure:
         if qid in self.context:
             return self.context[qid]
         return self.calculator_inputs().get(qid)
+
+    def known_question(self, qid: str) -> Question:
+        """`question(qid)` for an id the procedure's rules or calculators name (loading checked it exists)."""
+        question = self.question(qid)
+        if question is None:
+            raise KeyError(f"{self.id}: no question {qid}")
+        return question
 
     def calculator_inputs(self) -> dict[str, Question]:
         """The inputs of every calculator the rules use, as questions (a procedure question of the same id wins)."""
@@ -385,22 +396,22 @@ def _build_procedure(kb, book_id: str, doc, context: dict, catalogue, parameters
         line = doc.line("rules", i)
         when: dict[str, tuple] = {}
         for qid, cond in (rdata.get("when") or {}).items():
-            q = questions.get(qid) or context.get(qid)
+            asked = questions.get(qid) or context.get(qid)
             where = doc.line("rules", i, "when")
-            if q is None:
+            if asked is None:
                 known = ", ".join(list(questions) + list(context)) or "(aucune)"
                 problems.append(Problem(doc.display, where, f"la règle « {rdata['outcome']} » utilise la question "
                                                             f"« {qid} » qui n'est déclarée ni dans la procédure ni dans "
                                                             f"{book_id}/context.yaml ; questions connues : {known}"))
                 continue
             values = tuple(cond) if isinstance(cond, list) else (cond,)
-            if not q.finite:
-                problems.append(Problem(doc.display, where, f"la question « {qid} » est de type {q.type} : seules les "
+            if not asked.finite:
+                problems.append(Problem(doc.display, where, f"la question « {qid} » est de type {asked.type} : seules les "
                                                             "questions choice et bool peuvent servir dans when"))
                 continue
             for v in values:
-                if v not in q.domain:
-                    expected = ", ".join(map(_show, q.domain))
+                if v not in asked.domain:
+                    expected = ", ".join(map(_show, asked.domain))
                     problems.append(Problem(doc.display, where, f"réponse « {_show(v)} » impossible pour la question "
                                                                 f"« {qid} » ; attendu l'une de : {expected}"))
             when[qid] = values
@@ -454,7 +465,7 @@ def _journal_problems(proc: Procedure, doc) -> list[Problem]:
         def bad(message, line=line, qid=qid):
             out.append(Problem(doc.display, line, f"journal de la question « {qid} » : {message}"))
 
-        recall = spec.get("recall")
+        recall = spec["recall"]  # required by the schema
         wanted = {"same-fault": "bool", "any-sanction": "bool", "last-sanction": "choice"}[recall]
         if q.type != wanted:
             bad(f"« recall: {recall} » demande une question {wanted}, pas {q.type}")

@@ -178,7 +178,7 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
     from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
-    out = [bold(f"Décision — {proc.title} ({proc.book})", color), decision.decision, ""]
+    out = [bold(f"Décision — {proc.title} ({proc.book})", color), decision.decision or "", ""]
     answered = [(proc.question(qid), v) for qid, v in decision.answers.items()]
     if answered:
         out.append("Réponses :")
@@ -192,7 +192,7 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
         if full or len(body) <= LONG_CLAUSE_CHARS:
             out.append(body)
         else:
-            out.append(f"« … {key_sentence(body, decision.decision)} … »")
+            out.append(f"« … {key_sentence(body, decision.decision or '')} … »")
             out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
                        f"ou ruling show {clause.citation})")
         out.append("")

@@ -92,7 +92,7 @@ def replay(kb, file: ScenarioFile, index: int) -> ScenarioResult:
     except UserError as e:
         problems.append(f"ne se décide pas : {e}")
         return result
-    if not decision.decided:
+    if decision.decision is None:  # not decided
         problems.append("ne se décide pas : il manque " + ", ".join(q.id for q in decision.missing))
         return result
     if decision.outcome != scenario["outcome"]:

@@ -24,8 +24,11 @@ def entry_for(kb, decision: Decision, event: str, *, table=None, players=(), not
     """The journal entry of a decided ruling: pinned to the book's revision, the base's digest and the
     hashes of the texts read at the table."""
     book = kb.book(decision.book)
+    outcome, text = decision.outcome, decision.decision
+    if outcome is None or text is None:
+        raise ValueError(f"{decision.procedure.id} : seule une décision prise s'enregistre au journal")
     return Entry(event=event, book=decision.book, revision=book.current.id, kb_digest=kb.digest or "",
-                 procedure=decision.procedure.id, outcome=decision.outcome, decision=decision.decision,
+                 procedure=decision.procedure.id, outcome=outcome, decision=text,
                  answers={k: v for k, v in decision.answers.items()}, replay=decision.replay_command(),
                  citations=[Citation(c.citation, text_hash(c.full_text), c.full_text) for c in decision.citations],
                  players=list(players), table=table, note=note, fault=fault, sources=dict(sources or {}),
@@ -88,7 +91,10 @@ def player_history(entries: list[Entry], player: str, book: str) -> list[Entry]:
     return [e for e in entries if not e.cancelled and e.book == book and any(same_player(p.name, player) for p in e.players)]
 
 
-def fault_label(kb, book: str, fault: str) -> str:
+def fault_label(kb, book: str, fault: str | None) -> str:
+    """The words of fault id `fault` in its book (the id itself when no procedure names it)."""
+    if not fault:
+        return ""
     for proc in kb.procedures:
         if proc.book == book and fault in proc.faults:
             return proc.faults[fault]
