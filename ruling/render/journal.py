@@ -53,7 +53,8 @@ def table_text(entries: list) -> str:
     def line(values):
         return "  ".join(v.ljust(w) for v, w in zip(values, widths)).rstrip()
 
-    lines, event = [], None
+    lines: list[str] = []
+    event = None
     for entry in entries:
         if entry.event != event:
             event = entry.event
