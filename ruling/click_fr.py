@@ -121,6 +121,16 @@ def refuse_empty_kb(ctx, value):
     return value
 
 
+def loaded_kb(ctx: click.Context):
+    """The knowledge base of this command (`--kb` before or after its name), loaded once per process."""
+    obj = ctx.find_root().obj
+    if obj.get("kb") is None:
+        from ruling.kb.load import load_kb  # `--help` and a usage error never load a base
+
+        obj["kb"] = load_kb(obj.get("kb_path"))
+    return obj["kb"]
+
+
 def _set_kb_late(ctx, param, value):
     """`--kb` given after the command (`ruling show 9-13 --kb DOSSIER`) counts as if given before it."""
     if value is None:

@@ -12,7 +12,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from ruling.decide.procedures import Procedure, Question, Rule
+from ruling.decide.catalogue import run
+from ruling.decide.procedures import Procedure, Question, Rule, rule_hash_problems
 from ruling.decide.templates import pick, render
 from ruling.errors import StaleCitationError, UserError, shown
 from ruling.kb.model import MAX_SUGGESTED_NAME
@@ -293,12 +294,9 @@ def decide_procedure(kb, procedure: Procedure, values: dict, allow_stale: bool =
         for q in inputs:
             used[q.id] = values[q.id]
             namespace[q.id] = values[q.id]
-        from ruling.decide.catalogue import run
-
         assert procedure.catalogue is not None  # the spec came from it
         figures = run(procedure.catalogue, spec.name, values, procedure.parameters)
         namespace.update(figures)
-    from ruling.kb.validate import rule_hash_problems
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
     if stale and not allow_stale:  # never rule on a text the procedure's author did not read

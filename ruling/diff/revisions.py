@@ -9,6 +9,7 @@ clause count.
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -16,9 +17,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from rapidfuzz.distance import Indel
+
+from ruling.decide.engine import decide
+from ruling.decide.scenarios import read_scenario_files, scenario_folder
 from ruling.diff.redline import fold, whole, word_diff, words_of
 from ruling.errors import UserError, shown
-from ruling.kb.model import CITATION_RE, Chapter, Clause
+from ruling.kb.files import FileProblem, read_text
+from ruling.kb.load import build_chapter, load_kb
+from ruling.kb.model import CITATION_RE, Chapter, Clause, Revision
+from ruling.kb.safe_yaml import YamlProblem, parse_yaml
+from ruling.kb.schemas import Schemas
+from ruling.kb.snapshot import YamlDoc
 
 STATUSES = ("unchanged", "typography", "modified", "renumbered", "added", "removed")
 #: Least similarity to pair two clauses with the same number, and with different numbers.
@@ -102,8 +112,6 @@ class _DiskTree:
         return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
     def read(self, path: Path) -> str:
-        from ruling.kb.files import FileProblem, read_text
-
         try:
             return read_text(path)
         except FileProblem as e:
@@ -215,8 +223,6 @@ def _side_from_tree(tree, path, spec: str, kb) -> Side:
 
 def _find_book(tree, folder):
     """The nearest `book.yaml` at or above `folder` (at most three levels up), parsed."""
-    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
-
     here = folder
     for _ in range(4):
         candidate = here / "book.yaml"
@@ -236,10 +242,6 @@ def _find_book(tree, folder):
 
 def _parse_chapter(text: str, label: str, book_id: str, meta: dict, kb) -> Chapter | None:
     """A chapter file's clauses, validated by the chapter schema; None for other YAML files."""
-    from ruling.kb.load import Schemas, YamlDoc, build_chapter
-    from ruling.kb.model import Revision
-    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
-
     try:
         data, node = parse_yaml(text)
     except YamlProblem as e:
@@ -271,8 +273,6 @@ def align(old: list[Clause], new: list[Clause]) -> list[tuple[int | None, int | 
     similarity plus a same-number bonus, over candidate pairs that share a rare word or a
     number, keeping only pairs above the similarity threshold.
     """
-    from rapidfuzz.distance import Indel
-
     folded_old = [fold(clause_text(c)) for c in old]
     folded_new = [fold(clause_text(c)) for c in new]
     new_by_id: dict[str, int] = {}
@@ -520,8 +520,6 @@ class DiffResult:
 def diff(old_side, new_side, kb=None) -> DiffResult:
     """Compare two editions; a side is a `Side` or a spec string; `old_side=None` means the previous revision."""
     if kb is None:
-        from ruling.kb.load import load_kb
-
         kb = load_kb()
     if old_side is None:
         if not isinstance(new_side, str):
@@ -661,8 +659,6 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
     no longer decides, or when a clause it cites changed between the two sides (its text, its
     number, or it did not exist in the old edition).
     """
-    from ruling.decide.engine import decide
-
     book = result.book
     scenarios = _scenario_files(result.old, book, kb)
     new_kb, current = _decision_kb(result.new, kb)
@@ -717,9 +713,6 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
 
 def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
     """The scenario files of the old side: at its git revision, else those of the loaded base."""
-    from ruling.kb.load import Schemas, YamlDoc
-    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
-
     def parsed(label: str, text: str):
         """The file's data, valid against the scenarios schema of the loaded base (an old revision's
         file is read like any file of the base), or a French error."""
@@ -740,8 +733,6 @@ def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
         if tree.kind(folder) != "dir":
             raise UserError(f"aucun scénario pour {book} dans git:{rev}:{folder}")
         return [(tree.label(f), parsed(tree.label(f), tree.read(f))) for f in tree.yaml_files(folder)]
-    from ruling.decide.scenarios import read_scenario_files, scenario_folder
-
     files, problems = read_scenario_files(Path(kb.root), [book])
     if problems:
         raise UserError(f"scénario invalide : {problems[0]} ; lancez « ruling test --book {book} »")
@@ -753,8 +744,6 @@ def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
 
 def _decision_kb(side: Side, kb):
     """The knowledge base the new side belongs to, and whether the side is its book's current edition."""
-    from ruling.kb.load import load_kb
-
     kind = side.origin[0]
     if kind == "kb":
         book = kb.book(side.book)
@@ -764,7 +753,7 @@ def _decision_kb(side: Side, kb):
         same = Path(kb.root).resolve() == root.resolve() if kb.root else False
         return (kb if same else load_kb(root)), True
     if kind == "git":
-        import tempfile
+        import tempfile  # a git side only
 
         _, repo, rev, book_dir = side.origin
         folder = PurePosixPath(book_dir).parent
@@ -776,8 +765,7 @@ def _decision_kb(side: Side, kb):
 
 def _extract(repo: Path, rev: str, folder: PurePosixPath, dest: Path) -> None:
     """Write the files of `folder` at git revision `rev` under `dest` (same relative paths)."""
-    import io
-    import tarfile
+    import tarfile  # a git side only: the one module that reads archives
 
     proc = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", rev, "--", str(folder)],
                           capture_output=True, check=False)

@@ -6,13 +6,14 @@ question declares how the journal answers it (`journal: recall: …`, see docs/P
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from ruling.decide.engine import Decision, decide_procedure, fold, normalise_answers
 from ruling.decide.procedures import Procedure, Question, text_hash
 from ruling.errors import StaleCitationError, UserError
-from ruling.journal.store import Citation, Entry, Player
+from ruling.journal.store import Citation, Entry, JournalError, Player
 
 LADDER_RECALLS = ("last-sanction", "any-sanction")
 
@@ -50,8 +51,6 @@ def parse_player(text: str) -> Player:
 
 def parse_since(text: str, today=None) -> datetime:
     """`--since`: AAAA-MM-JJ, AAAA-MM-JJ HH:MM (or with T), or HH:MM / 21h14 meaning today; local time."""
-    import re
-
     raw = str(text).strip()
     local = (today or datetime.now().astimezone())
     try:
@@ -153,8 +152,6 @@ def already_sanctioned(kb, procedure: Procedure, history: list[Entry]) -> str | 
 def claim_fault(procedure: Procedure, entry: Entry, player: str):
     """The check `Journal.record` runs inside its write transaction for a ladder sanction: the fault it
     answers must still be unsanctioned (another terminal may just have sanctioned it)."""
-    from ruling.journal.store import JournalError
-
     def check(entries: list[Entry]) -> None:
         history = player_history(entries, player, entry.book)
         source, taken = unsanctioned_fault(procedure, history)

@@ -9,6 +9,7 @@ import csv
 import io
 from datetime import datetime
 
+from ruling.decide.engine import answer_text
 from ruling.errors import shown
 
 HEADERS = ["n°", "date et heure", "événement", "table", "joueurs", "livre", "révision", "procédure", "issue",
@@ -30,8 +31,6 @@ def _row(entry) -> list[str]:
 
 def overridden_text(entry) -> str:
     """« precedents=avertissement » for each journal answer the TD overrode."""
-    from ruling.decide.engine import answer_text
-
     return ", ".join(f"{qid}={answer_text(value)}" for qid, value in entry.overridden.items())
 
 
