@@ -24,7 +24,7 @@ class FromWords:
 
 
 def _terms(text: str) -> list[str]:
-    from ruling.analysis import analyze
+    from ruling.analysis import analyze  # upward (decide → search) until the analyzer moves to ruling/search/ (issue 13)
 
     return analyze(text.replace("-", " "))
 
