@@ -24,7 +24,8 @@ class FromWords:
 
 
 def _terms(text: str) -> list[str]:
-    from ruling.analysis import analyze  # upward (decide → search) until the analyzer moves to ruling/search/ (issue 13)
+    # upward (decide → search) until the analyzer moves to ruling/search/ (issue 13)
+    from ruling.analysis import analyze
 
     return analyze(text.replace("-", " "))
 

@@ -16,7 +16,7 @@ from ruling.decide.checks import procedure_problems, unused_parameter_problems
 from ruling.decide.procedures import Cite, Procedure, Question, Rule
 from ruling.decide.templates import placeholders
 from ruling.errors import Problem
-from ruling.kb.snapshot import read_optional, read_yaml
+from ruling.kb.snapshot import already_defined, read_optional, read_yaml
 
 
 def build_question(qid: str, data: dict, origin: str) -> Question:
@@ -86,11 +86,9 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[
             if proc is None:
                 complete = False
                 continue
-            if proc.id in seen:
-                problems.append(Problem(doc.display, doc.line("id"),
-                                        f"la procédure « {proc.id} » est déjà définie dans {seen[proc.id]}"))
+            if already_defined(seen, proc.id, doc, "id", f"la procédure « {proc.id} » est déjà définie dans {{first}}",
+                               problems):
                 continue
-            seen[proc.id] = doc.display
             problems.extend(procedure_problems(kb, proc))
             mine.append(proc)
         problems.extend(unused_parameter_problems(root, book.id, parameters, mine))

@@ -184,7 +184,8 @@ def key_sentence(text: str, decision: str) -> str:
 def decision_report(kb, decision: Decision, color: bool = False, full: bool = True) -> str:
     """The decision, the computed figures, each cited clause verbatim, and the replay command.
     Without `full`, a long clause shows its key sentence and how to read it whole."""
-    from ruling.render.text import bold, clause_body, clause_heading  # upward until this renderer moves to render/ (issue 13)
+    # upward (decide → render) until this renderer moves to render/ (issue 13)
+    from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
     out = [bold(f"Décision — {proc.title} ({proc.book})", color), decision.decision or "", ""]

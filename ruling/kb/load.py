@@ -21,7 +21,7 @@ from ruling.kb import plain
 from ruling.kb.cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
 from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
 from ruling.kb.schemas import Schemas
-from ruling.kb.snapshot import Snapshot, YamlDoc, read_yaml, take_snapshot
+from ruling.kb.snapshot import Snapshot, YamlDoc, already_defined, read_yaml, take_snapshot
 
 __all__ = ["cache_dir", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
 
@@ -132,12 +132,9 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
             unloaded.add(posixpath.dirname(book_rel))
             continue
         book = _build_book(doc, snap, schemas, problems, unloaded)
-        if book.id in seen_books:
-            problems.append(Problem(doc.display, doc.line("id"),
-                                    f"le livre « {book.id} » est déjà défini dans {seen_books[book.id]} ; "
-                                    "chaque livre doit avoir un id unique"))
+        if already_defined(seen_books, book.id, doc, "id", f"le livre « {book.id} » est déjà défini dans {{first}} ; "
+                           "chaque livre doit avoir un id unique", problems):
             continue
-        seen_books[book.id] = doc.display
         books.append(book)
     if not books and not problems:
         problems.append(Problem(str(root), 0, "aucun livre : attendu des dossiers <livre>/book.yaml"))
@@ -251,12 +248,9 @@ def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[P
                 unloaded.add(data["id"])
                 continue
             chapter = build_chapter(cdoc, data, rev, current)
-            if chapter.id in chapters_seen:
-                problems.append(Problem(cdoc.display, cdoc.line("chapter"),
-                                        f"le chapitre « {chapter.id} » est déjà défini dans {chapters_seen[chapter.id]} ; "
-                                        "un seul fichier par numéro de chapitre"))
+            if already_defined(chapters_seen, chapter.id, cdoc, "chapter", f"le chapitre « {chapter.id} » est déjà "
+                               "défini dans {first} ; un seul fichier par numéro de chapitre", problems):
                 continue
-            chapters_seen[chapter.id] = cdoc.display
             rev.chapters.append(chapter)
         _check_unique_ids(rev, problems)
         revisions.append(rev)

@@ -213,3 +213,14 @@ def read_yaml(snap: Snapshot, rel: str, problems: list[Problem]) -> YamlDoc | No
         problems.append(Problem(display, e.line, f"YAML invalide : {e.message}"))
         return None
     return YamlDoc(snap.root / rel, display, value, node)
+
+
+def already_defined(seen: dict[str, str], key: str, doc: YamlDoc, where: str, message: str,
+                    problems: list[Problem]) -> bool:
+    """Whether `key` (a book, chapter or procedure id) was defined by an earlier file: then a
+    problem « `message` dans <that file> » is recorded at `where` of `doc`; else `doc` is remembered."""
+    if key in seen:
+        problems.append(Problem(doc.display, doc.line(where), message.replace("{first}", seen[key])))
+        return True
+    seen[key] = doc.display
+    return False
