@@ -8,6 +8,7 @@ accident, and an entry nothing uses any more fails too.
 from __future__ import annotations
 
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,21 @@ def test_every_function_level_import_has_its_reason():
                              f"LAZY avec sa raison : {unexplained}")
     stale = sorted(f"{m} → {n}" for m, n in set(LAZY) - found)
     assert not stale, f"entrées de LAZY que plus aucun import n'utilise : retirez-les : {stale}"
+
+
+def test_every_function_level_import_names_something_that_exists():
+    """A lazy import fails only when its function runs: check the names now (a name moved to another
+    module once broke `ruling search` while every module still imported alone)."""
+    missing = []
+    for module in MODULES:
+        path = ROOT / Path(*module.split("."))
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        for func in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "ruling":
+                    target = importlib.import_module(node.module)
+                    missing += [f"{module} : from {node.module} import {a.name}" for a in node.names
+                                if not hasattr(target, a.name) and f"{node.module}.{a.name}" not in MODULES]
+    assert not missing, missing

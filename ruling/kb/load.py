@@ -73,6 +73,11 @@ def resolve_root(path: str | os.PathLike | None = None) -> Path:
     return root
 
 
+def base_digest(root: Path) -> str:
+    """The content hash of the base at `root` as it is now (what the search index is keyed on)."""
+    return take_snapshot(root).digest
+
+
 # -- the parsed cache ------------------------------------------------------------------
 
 def _read_cache(path: Path, root: Path) -> KnowledgeBase | None:

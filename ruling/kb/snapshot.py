@@ -145,11 +145,6 @@ def _digest(snap: Snapshot) -> str:
     return h.hexdigest()
 
 
-def base_digest(root: Path) -> str:
-    """The content hash of the base at `root` as it is now (what the search index is keyed on)."""
-    return take_snapshot(root).digest
-
-
 # -- YAML with its lines ---------------------------------------------------------------------
 
 @dataclass
