@@ -67,6 +67,7 @@ LAZY = {
     ("ruling.kb.load", "ruling.decide.loading"): "a cache miss only: a cached base never imports the procedure "
                                                  "loader, its checks and the engine",
     ("ruling.kb.files", "tempfile"): "a write only (tempfile imports random); every command reads",
+    ("ruling.kb.cache", "shutil"): "it imports zlib, bz2 and lzma: only removing an index folder pays for them",
     ("ruling.kb.schemas", "jsonschema"): "validation runs on a cache miss or `check` only",
     ("ruling.kb.schemas", "referencing"): "the same (jsonschema's registry)",
     ("ruling.kb.snapshot", "yaml"): _YAML,

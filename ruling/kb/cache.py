@@ -9,7 +9,6 @@ Standard library only: this is on the path of every command.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import sys
 import time
@@ -176,6 +175,8 @@ def prune(folder: Path, now: float | None = None) -> list[str]:
 
 
 def _remove(path: Path) -> list[str]:
+    import shutil  # it imports zlib, bz2 and lzma: only removing an index folder pays for them
+
     try:
         if path.is_dir() and not path.is_symlink():
             trash = path.with_name(f".trash-{path.name}-{os.getpid()}")
