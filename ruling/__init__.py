@@ -7,18 +7,18 @@
 """
 from __future__ import annotations
 
+from ruling.errors import KnowledgeBaseError, UserError
+
 __version__ = "0.1.0"
 
 __all__ = ["load_kb", "UserError", "KnowledgeBaseError", "__version__"]
 
 
-def __getattr__(name):  # lazy: importing ruling costs nothing until used
+def __getattr__(name):
+    """`ruling.load_kb`, imported on first use: every `import ruling.x` runs this file, and must not
+    pay for the loader."""
     if name == "load_kb":
         from ruling.kb.load import load_kb
 
         return load_kb
-    if name in ("UserError", "KnowledgeBaseError"):
-        from ruling import errors
-
-        return getattr(errors, name)
     raise AttributeError(name)

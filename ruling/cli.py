@@ -12,6 +12,7 @@ import click
 
 from ruling import completion
 from ruling.click_fr import FrenchHelpMixin, RulingCommand, refuse_empty_kb
+from ruling.click_fr import loaded_kb as _kb
 from ruling.errors import RulingError, UserError
 from ruling.journal.commands import journal_command, journal_options, journal_recorder
 
@@ -115,16 +116,6 @@ class RulingGroup(FrenchHelpMixin, click.Group):
             click.echo("\nInterrompu.", err=True)
             rv = 1
         return rv
-
-
-def _kb(ctx: click.Context):
-    """The knowledge base, loaded once per process."""
-    obj = ctx.find_root().obj
-    if obj.get("kb") is None:
-        from ruling.kb.load import load_kb
-
-        obj["kb"] = load_kb(obj.get("kb_path"))
-    return obj["kb"]
 
 
 def _print_json(data) -> None:

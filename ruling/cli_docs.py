@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from ruling.cli import cli
+
 WIDTH = 100
 
 
@@ -23,8 +25,6 @@ def _help(command: click.Command, info_name: str, parent: click.Context | None =
 
 def cli_reference() -> str:
     """Markdown: the top-level help, then one section per command, in alphabetical order."""
-    from ruling.cli import cli
-
     root = _context(cli, "ruling")
     parts = ["# Référence de la ligne de commande", "",
              "Générée depuis `--help` par `python -m ruling.cli_docs > docs/CLI.md` ; ne pas modifier à la main.",

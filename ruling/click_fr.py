@@ -6,6 +6,7 @@ name when he mistyped one.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import click
 
@@ -62,18 +63,15 @@ def _bad_value_fr(err: click.BadParameter) -> str:
 
 def usage_error(err: click.ClickException):
     """A click usage error as our `UserError`: the French line and the names it suggests."""
-    from ruling.errors import UserError
-
     suggestions = sorted(err.possibilities or []) if isinstance(err, click.NoSuchOption) else []
-    if isinstance(err, click.BadParameter) and isinstance(getattr(err.param, "type", None), click.Choice):
-        suggestions = [str(c) for c in err.param.type.choices]
+    param = err.param if isinstance(err, click.BadParameter) else None
+    if param is not None and isinstance(param.type, click.Choice):
+        suggestions = [str(c) for c in param.type.choices]
     return UserError(usage_error_fr(err), suggestions=suggestions)
 
 
 def unknown_command_fr(name: str, commands: list[str]):
     """The `UserError` for an unknown command, with the nearest command names."""
-    from ruling.errors import UserError
-
     msg = f"commande inconnue : « {name} »"
     close = closest(name, commands, n=2)
     if close:
@@ -83,7 +81,13 @@ def unknown_command_fr(name: str, commands: list[str]):
     return UserError(msg, suggestions=close)
 
 
-class FrenchHelpMixin:
+if TYPE_CHECKING:
+    _Mixed = click.Group  # what the mixin is mixed into (a command or a group): for the type checker
+else:
+    _Mixed = object
+
+
+class FrenchHelpMixin(_Mixed):
     """`--help` in French: usage line, help option and the list of commands."""
 
     def format_usage(self, ctx, formatter) -> None:
@@ -96,8 +100,8 @@ class FrenchHelpMixin:
         return option
 
     def format_commands(self, ctx, formatter) -> None:  # used by groups only
-        commands = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
-        commands = [(name, cmd) for name, cmd in commands if cmd is not None and not cmd.hidden]
+        found = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
+        commands = [(name, cmd) for name, cmd in found if cmd is not None and not cmd.hidden]
         if commands:
             limit = formatter.width - 6 - max(len(name) for name, _ in commands)
             with formatter.section("Commandes"):
@@ -115,6 +119,16 @@ def refuse_empty_kb(ctx, value):
         raise UserError("--kb vide ; indiquez le dossier de la base de règles (par exemple --kb rulebook/), "
                         "ou retirez --kb pour utiliser la base fournie avec ruling")
     return value
+
+
+def loaded_kb(ctx: click.Context):
+    """The knowledge base of this command (`--kb` before or after its name), loaded once per process."""
+    obj = ctx.find_root().obj
+    if obj.get("kb") is None:
+        from ruling.kb.load import load_kb  # `--help` and a usage error never load a base
+
+        obj["kb"] = load_kb(obj.get("kb_path"))
+    return obj["kb"]
 
 
 def _set_kb_late(ctx, param, value):

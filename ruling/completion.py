@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 
+from ruling.errors import UserError
+
 
 def _kb(ctx):
-    from ruling.errors import UserError
-    from ruling.kb.load import load_kb
+    """The base for a completion, or None when it cannot be loaded."""
+    from ruling.kb.load import load_kb  # on a TAB only: the cli imports this module for every command
 
     path = ctx.find_root().params.get("kb_path") or os.environ.get("RULING_KB")
     try:

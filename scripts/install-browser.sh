@@ -6,17 +6,14 @@
 # says in one line what to run and exits 0, so that the tests still run (the browser ones skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/debian-package.sh
 chromium="${RULING_CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$chromium" ]; then
   if [ -n "${RULING_CHROMIUM:-}" ]; then
     echo "install-browser : pas de chromium exécutable à $chromium (RULING_CHROMIUM) ; les tests du navigateur seront sautés" >&2
-  elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "install-browser : chromium absent, installation du paquet Debian" >&2
-    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }; then
-      echo "install-browser : l'installation de chromium a échoué ; les tests du navigateur seront sautés" >&2
-    fi
   else
-    echo "install-browser : chromium absent ; pour les tests du navigateur, lancez en root : apt-get install chromium (ou RULING_CHROMIUM=/chemin/du/chromium)" >&2
+    debian_install install-browser chromium "les tests du navigateur" "seront sautés" \
+      "(ou RULING_CHROMIUM=/chemin/du/chromium)" chromium
   fi
 fi
 # The printable rulebook: WeasyPrint needs Debian's pango; its test reads the PDFs with poppler-utils.

@@ -9,6 +9,9 @@ bash scripts/setup.sh test
 bash scripts/install-browser.sh
 bash scripts/install-node.sh
 export NO_MKDOCS_2_WARNING=1  # Material for MkDocs' end-of-life banner (see docs/ARCHITECTURE.md)
-.venv/bin/ruff check ruling tests bench scripts  # the style of pyproject.toml's [tool.ruff]
+.venv/bin/ruff check ruling tests bench scripts ||  # the style of pyproject.toml's [tool.ruff]
+  { echo "ruff : écarts de style ci-dessus ; corrigez-les (ruff check --fix corrige les plus simples)" >&2; exit 1; }
+.venv/bin/mypy ||  # the types, as [tool.mypy] of pyproject.toml configures them
+  { echo "mypy : erreurs de types ci-dessus ; corrigez-les (une annotation, ou le bogue qu'elles montrent)" >&2; exit 1; }
 .venv/bin/ruling check
 exec .venv/bin/python -m pytest "$@"

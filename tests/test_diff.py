@@ -332,6 +332,20 @@ def test_rulings_replay_lists_what_changes(run, kb_copy):
     assert mine == {("renumbered", "club@v1:8-12"), ("removed", "club@v1:8-11")}
 
 
+def test_rulings_refuse_a_git_scenario_file_of_the_wrong_shape(run, kb_copy):
+    """An old revision's scenario file is read like any file of the base: one without `procedure:`
+    is one French line and exit 2 (it used to reach the engine as None: a TypeError traceback)."""
+    (kb_copy / "club" / "scenarios" / "sans-procedure.yaml").write_text(
+        "book: club\nscenarios:\n  - name: x\n    answers: {}\n    outcome: y\n", encoding="utf-8")
+    git = ["git", "-C", str(kb_copy), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run(git + args, check=True, capture_output=True)
+    result = run("diff", "git:HEAD:club", "club", "--rulings", kb_path=kb_copy)
+    assert result.exit_code == 2, result.output
+    assert "scénario invalide" in result.output and "sans-procedure.yaml" in result.output
+    assert "procedure" in result.output
+
+
 def test_rulings_without_scenarios_is_a_user_error(run, kb_copy):
     shutil.rmtree(kb_copy / "club" / "scenarios")
     result = run("diff", "club", "--rulings", kb_path=kb_copy)

@@ -39,7 +39,7 @@ def vocabulary(kb) -> list[str]:
     words = ["club", "tda", "cash", "infos", "club@v1", "club@v9", "git:HEAD:rulebook/club", "git:nope:rulebook/club",
              "9-13", "9-31", "club:9-13", "club@v1:8-11", "tda:bouton-mort", "", " ", "-", "--", "*", "~", "AND",
              "(", ")", '"', "'", "é", "🂡", "\x00", "\x1b[31m", "1e309", "-5", "0", "99999999999999999999",
-             "oui", "non", "o", "n", "true", "x" * 300, "carte brulee", "maldonne", "rulebook/club", "/dev/null"]
+             "oui", "non", "o", "n", "true", "x" * 300, "carte brulee", "maldonne", str(RULEBOOK / "club"), "/dev/null"]
     for c in kb.clauses()[:40]:
         words.append(c.citation)
     for p in kb.procedures:
@@ -98,7 +98,10 @@ def check_result(result, argv):
 
 
 @pytest.mark.parametrize("name", COMMANDS)
-def test_fuzz_command(name, loaded, runner):
+def test_fuzz_command(name, loaded, runner, tmp_path, monkeypatch):
+    # in a folder of its own: `journal --output WORD` writes WORD in the current folder, and four
+    # such files once landed in the repository (club, Ð…)
+    monkeypatch.chdir(tmp_path)
     command = cli.commands[name]
     words = vocabulary(loaded)
     examples = min(EXAMPLES, SLOW.get(name, EXAMPLES))
@@ -117,6 +120,7 @@ def test_fuzz_command(name, loaded, runner):
 @settings(max_examples=min(EXAMPLES, 200), deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(argv=st.lists(st.text(max_size=12), max_size=4))
-def test_fuzz_top_level(argv, runner):
+def test_fuzz_top_level(argv, runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     result = runner.invoke(cli, argv, input="\n")
     check_result(result, argv)

@@ -7,8 +7,9 @@ come from (as OpenFisca parameters do). Loaded with the base, validated by their
 """
 from __future__ import annotations
 
+from ruling.decide.calculators import KERNELS, Refusal
 from ruling.decide.templates import render
-from ruling.errors import CalculatorError, Problem
+from ruling.errors import CalculatorError
 
 # Plain classes, not dataclasses: this module is imported whenever a cached base is read, and
 # building dataclasses costs milliseconds on every `ruling` command.
@@ -98,9 +99,9 @@ class Catalogue:
 def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict:
     """Run calculator `name` on answers keyed by input id and the book's parameters (id -> Parameter).
     A refusal becomes a `CalculatorError` with its French line (the questionnaire re-asks the amounts)."""
-    from ruling.decide.calculators import KERNELS, Refusal
-
     spec = catalogue.get(name)
+    if spec is None:  # a programming error: procedures name only declared calculators (checked at load)
+        raise AssertionError(f"undeclared calculator {name}")
     inputs = {q.id: values[q.id] for q in spec.inputs}
     params = {pid: parameters[pid].value for pid in spec.parameters if pid in parameters}
     try:
@@ -111,76 +112,3 @@ def run(catalogue: Catalogue, name: str, values: dict, parameters: dict) -> dict
     if unknown:  # a programming error, caught by the tests
         raise AssertionError(f"{name} returned undeclared figures {sorted(unknown)}")
     return figures
-
-
-# -- loading ----------------------------------------------------------------------------------------
-
-def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
-    """`rulebook/calculators.yaml` from the base's snapshot, checked against the kernels the code has."""
-    from ruling.decide.calculators import KERNELS
-    from ruling.decide.procedures import build_question, question_problems
-    from ruling.kb.load import read_optional
-
-    catalogue = Catalogue()
-    doc = read_optional(snap, "calculators.yaml", "calculators", schemas, problems)
-    if doc is None:
-        return catalogue
-    data = doc.data
-    inputs = {}
-    for qid, qdata in data["inputs"].items():
-        fields = {k: v for k, v in qdata.items() if k != "name"}
-        if "kind" not in fields:
-            fields.setdefault("type", "amount")
-        q = build_question(str(qid), fields, "calculator")
-        problems.extend(question_problems(q, doc, ("inputs", qid)))
-        inputs[q.id] = q
-        if "name" in qdata:
-            catalogue.input_names[q.id] = qdata["name"]
-    catalogue.refusals = dict(data["refusals"])
-    for name, cdata in data["calculators"].items():
-        line = doc.line("calculators", name)
-        catalogue.lines[name] = line
-        if name not in KERNELS:
-            problems.append(Problem(doc.display, line, f"le calculateur « {name} » n'a pas de noyau dans "
-                                                       f"ruling/calculators.py ; noyaux : {', '.join(sorted(KERNELS))}"))
-            continue
-        missing = [i for i in cdata["inputs"] if i not in inputs]
-        if missing:
-            problems.append(Problem(doc.display, line, f"le calculateur « {name} » demande l'entrée « {missing[0]} » "
-                                                       "qui n'est pas déclarée sous inputs"))
-            continue
-        figures = {}
-        for fname, fdata in cdata["figures"].items():
-            if isinstance(fdata, str):
-                figures[fname] = Figure(fname, fdata)
-            else:
-                figures[fname] = Figure(fname, fdata["text"], tuple(fdata.get("fields") or {}),
-                                        tuple(fdata.get("cases") or ()))
-        catalogue.calculators[name] = CalculatorSpec(
-            name=name, description=cdata["description"], inputs=[inputs[i] for i in cdata["inputs"]],
-            parameters=dict(cdata.get("parameters") or {}), figures=figures, cases=tuple(cdata.get("cases") or ()))
-    for name in sorted(set(KERNELS) - set(catalogue.calculators)):
-        problems.append(Problem(doc.display, 1, f"le noyau « {name} » de ruling/calculators.py n'est pas déclaré "
-                                                "dans calculators.yaml"))
-    return catalogue
-
-
-def load_parameters(kb, snap, book_id: str, schemas, problems: list[Problem], unloaded=frozenset()) -> dict:
-    """`rulebook/<book>/parameters.yaml` from the snapshot: id -> Parameter, each `ref` resolved to a
-    clause of the book (not reported when a file of that book did not load: that file is the cause)."""
-    from ruling.kb.load import read_optional
-
-    doc = read_optional(snap, f"{book_id}/parameters.yaml", "parameters", schemas, problems)
-    if doc is None:
-        return {}
-    out = {}
-    for pid, pdata in doc.data["parameters"].items():
-        ref = str(pdata["ref"])
-        citation = ref if ":" in ref else f"{book_id}:{ref}"
-        line = doc.line("parameters", pid)
-        if kb.find(citation) is None and citation.split(":")[0] not in unloaded:
-            problems.append(Problem(doc.display, line, f"le paramètre « {pid} » renvoie à « {ref} », règle qui "
-                                                       f"n'existe pas dans le livre {book_id}"))
-            continue
-        out[str(pid)] = Parameter(str(pid), pdata["value"], citation, pdata.get("description", ""), line)
-    return out

@@ -10,9 +10,11 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import NoReturn
 
-from ruling.decide.kinds import MAX_AMOUNT_DIGITS, MAX_AMOUNTS
-from ruling.decide.procedures import Procedure, Question
+from ruling.decide.catalogue import run
+from ruling.decide.kinds import MAX_AMOUNT_DIGITS, MAX_AMOUNTS, KindError, card_label, expected_text, parse_value
+from ruling.decide.procedures import Procedure, Question, Rule, rule_hash_problems
 from ruling.decide.templates import pick, render
 from ruling.errors import StaleCitationError, UserError, shown
 from ruling.kb.model import MAX_SUGGESTED_NAME
@@ -51,7 +53,7 @@ def _close_matches(name: str, known: list[str], n: int, cutoff: float) -> list[s
     return difflib.get_close_matches(name, known, n=n, cutoff=cutoff) if len(name) <= MAX_SUGGESTED_NAME else []
 
 
-def _raise(msg: str, suggestions=()):
+def _raise(msg: str, suggestions=()) -> NoReturn:
     raise UserError(msg[0].upper() + msg[1:], suggestions=suggestions)
 
 
@@ -69,8 +71,6 @@ MAX_ANSWER_CHARS = MAX_AMOUNTS * (MAX_AMOUNT_DIGITS + 6)
 
 def expected(question: Question) -> str:
     """What a valid answer looks like, in French."""
-    from ruling.decide.kinds import expected_text
-
     if question.type == "bool":
         return "oui ou non (o/n, true/false)"
     if question.type == "choice":
@@ -102,8 +102,6 @@ def parse_answer(question: Question, raw):
             if word.isdigit() and len(word) < 6 and 1 <= int(word) <= len(question.choices):
                 return list(question.choices)[int(word) - 1]
             raise ValueError
-        from ruling.decide.kinds import KindError, parse_value
-
         try:
             return parse_value(question.kind, raw, question.none)
         except KindError as e:
@@ -126,7 +124,7 @@ class Decision:
     procedure: Procedure
     answers: dict  # the answers the decision rests on (or all given answers when undecided)
     missing: list[Question] = field(default_factory=list)
-    rule: object = None
+    rule: Rule | None = None
     decision: str | None = None
     figures: dict = field(default_factory=dict)
     citations: list = field(default_factory=list)  # Clause objects
@@ -155,7 +153,7 @@ class Decision:
     @property
     def interpretation(self) -> str | None:
         """The reading of silent text this decision rests on, or None."""
-        return self.rule.interpretation_for(self.figures.get("cas")) if self.decided else None
+        return self.rule.interpretation_for(self.figures.get("cas")) if self.rule is not None and self.decided else None
 
     def replay_command(self) -> str:
         """The one-line `ruling decide …` that gives this decision again."""
@@ -171,8 +169,6 @@ def answer_text(value) -> str:
         return "oui" if value else "non"
     if isinstance(value, list):
         if value and all(isinstance(v, str) for v in value):  # cards: as read back (« 2♣ », never the ambiguous « 2c »)
-            from ruling.decide.kinds import card_label
-
             return ",".join(card_label(v) for v in value)
         return ",".join(str(v) for v in value)
     return str(value)
@@ -245,7 +241,7 @@ def decide_procedure(kb, procedure: Procedure, values: dict, allow_stale: bool =
         missing: list[Question] = []
         for _, pending in cands:
             for qid in pending:
-                q = procedure.question(qid)
+                q = procedure.known_question(qid)
                 if q not in missing:
                     missing.append(q)
         return Decision(procedure, dict(values), missing=missing)
@@ -256,18 +252,16 @@ def decide_procedure(kb, procedure: Procedure, values: dict, allow_stale: bool =
     spec = procedure.calculator(rule)
     if spec is not None:
         values = {**rule.given, **values}  # what the path already says (no bet to call: nothing to type)
-        inputs = [procedure.question(inp.id) for inp in spec.inputs]
+        inputs = [procedure.known_question(inp.id) for inp in spec.inputs]
         missing = [q for q in inputs if q.id not in values]
         if missing:
             return Decision(procedure, dict(values), missing=missing, rule=rule)
         for q in inputs:
             used[q.id] = values[q.id]
             namespace[q.id] = values[q.id]
-        from ruling.decide.catalogue import run
-
+        assert procedure.catalogue is not None  # the spec came from it
         figures = run(procedure.catalogue, spec.name, values, procedure.parameters)
         namespace.update(figures)
-    from ruling.kb.validate import rule_hash_problems
 
     stale = rule_hash_problems(kb, procedure, rule, missing=False, stale=True)
     if stale and not allow_stale:  # never rule on a text the procedure's author did not read
@@ -322,7 +316,7 @@ def analyse(procedure: Procedure, limit: int = 20000, start: dict | None = None)
             result.gaps.append(dict(answers))
             return
         qid = cands[0][1][0]
-        question = procedure.question(qid)
+        question = procedure.known_question(qid)
         for value in question.domain:
             walk({**answers, qid: value})
 
@@ -369,7 +363,7 @@ def decision_tree(procedure: Procedure) -> dict:
         if not cands:
             return {"gap": True}
         qid = cands[0][1][0]
-        question = procedure.question(qid)
+        question = procedure.known_question(qid)
         return {"question": qid, "answers": [[value, visit({**answers, qid: value})] for value in question.domain]}
 
     root = visit({})
@@ -445,21 +439,21 @@ def compare(kb, situation: str, answers: dict | None = None) -> Comparison:
                                                                              for p in procs})])
     values: list = []
     for p in procs:
-        for v in p.question(shared).domain:
+        for v in p.known_question(shared).domain:
             if v not in values:
                 values.append(v)
     rows = []
     for v in values:
-        cells = {}
-        label = None
+        cells: dict[str, Decision | None] = {}
+        row_label = ""  # from the first book that has the case (every value comes from one)
         for p in procs:
-            q = p.question(shared)
+            q = p.known_question(shared)
             if v in q.domain:
-                label = label or f"{shared}={answer_text(v)} — {q.label(v)}"
+                row_label = row_label or f"{shared}={answer_text(v)} — {q.label(v)}"
                 cells[p.book] = _decide_subset(kb, p, {shared: v})
             else:
                 cells[p.book] = None
-        rows.append(CompareRow({shared: v}, label, cells))
+        rows.append(CompareRow({shared: v}, row_label, cells))
     return Comparison(situation, procs, rows)
 
 
@@ -468,12 +462,12 @@ def _shared_question(procs: list) -> str | None:
     def asked(p):
         return [qid for r in p.rules for qid in r.when]
     for qid in asked(procs[0]):
-        if all(qid in asked(p) and p.question(qid).finite for p in procs):
+        if all(qid in asked(p) and p.known_question(qid).finite for p in procs):
             return qid
     return None
 
 
-def _decide_subset(kb, procedure: Procedure, answers: dict) -> Decision:
+def _decide_subset(kb, procedure: Procedure, answers: dict) -> Decision | None:
     """Decide with the answers this procedure knows (a value it does not accept counts as no case)."""
     mine = {k: v for k, v in answers.items() if procedure.question(k) is not None}
     try:

@@ -25,6 +25,7 @@ class FromWords:
 
 
 def _terms(text: str) -> list[str]:
+    # upward (decide → search): one analysis for the words, the search package's; lazy, whoosh-free
     from ruling.search.analysis import analyze
 
     return analyze(text.replace("-", " "))

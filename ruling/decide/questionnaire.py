@@ -5,13 +5,26 @@ through click.prompt/click.echo only, and every text it shows is built by a pure
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import click
 
-from ruling.decide.engine import Decision, decide_procedure, expected, fold, normalise_answers, parse_answer
+from ruling.decide.engine import (
+    Decision,
+    decide_procedure,
+    expected,
+    fold,
+    normalise_answers,
+    parse_answer,
+    reachable_outcomes,
+)
+from ruling.decide.from_words import propose
+from ruling.decide.kinds import prompt_text
+from ruling.decide.unknown import branches, branches_report, can_be_unknown, is_unknown
 from ruling.errors import CalculatorError, StaleCitationError, UserError, shown
+from ruling.kb.files import FileProblem
 from ruling.render.terminal import visible
 
 MAX_MAPPING_BYTES = 1 << 20  # an answers or profile file holds a few lines
@@ -40,8 +53,7 @@ def read_mapping_file(path: str, what: str) -> dict:
 
     Read like every YAML file of ruling (`ruling.kb.safe_yaml`): a regular file of at most
     MAX_MAPPING_BYTES, bounded nesting and aliases, duplicate keys refused."""
-    from ruling.kb.files import FileProblem
-    from ruling.kb.safe_yaml import YamlProblem, read_yaml_file
+    from ruling.kb.safe_yaml import YamlProblem, read_yaml_file  # yaml: only when an answers file is given
 
     p = Path(path)
     try:
@@ -104,8 +116,6 @@ def situation_named(kb, words: str) -> tuple[str, bool]:
 def house_book(kb, book: str | None = None, profile: dict | None = None) -> str | None:
     """The book whose situations come first: --book, else the profile's `book:`, else
     RULING_BOOK, else the base's `house_book` (base.yaml)."""
-    import os
-
     for candidate in (book, (profile or {}).get("book"), os.environ.get("RULING_BOOK") or None):
         if candidate is not None:
             return kb.book(str(candidate)).id  # unknown: a French error naming the books
@@ -129,8 +139,6 @@ def question_prompt(question, number: int | None = None) -> str:
 def prompt_suffix(question) -> str:
     """What the prompt asks for: a number of choice, o/n, or what the figure is (never « Montant »
     for a seat, a rank or a card)."""
-    from ruling.decide.kinds import prompt_text
-
     if question.type == "choice":
         return f"Votre choix (1-{len(question.choices)})"
     if question.type == "bool":
@@ -183,6 +191,7 @@ def key_sentence(text: str, decision: str) -> str:
 def decision_report(kb, decision: Decision, color: bool = False, full: bool = True) -> str:
     """The decision, the computed figures, each cited clause verbatim, and the replay command.
     Without `full`, a long clause shows its key sentence and how to read it whole."""
+    # upward (decide → render) until this renderer moves to render/ (issue 13)
     from ruling.render.text import bold, clause_body, clause_heading
 
     proc = decision.procedure
@@ -249,8 +258,6 @@ def _cell_text(proc, decision) -> str:
     needs = ", ".join(q.id for q in decision.missing)
     if decision.rule is not None:
         return f"[{decision.rule.outcome}] calcul selon {needs} ({cites})"
-    from ruling.decide.engine import reachable_outcomes
-
     outcomes = ", ".join(reachable_outcomes(proc, decision.answers))
     return f"dépend de {needs} ; issues possibles : {outcomes}"
 
@@ -357,8 +364,6 @@ def ask_question(question, suggested=None, procedure=None):
     """Ask one question until the answer is valid; returns the parsed value, or UNKNOWN for « je ne
     sais pas ». `suggested` (the journal's answer, shown above the question) is the default the TD
     confirms with Enter or overrides. « ? » explains the question."""
-    from ruling.decide.unknown import can_be_unknown, is_unknown
-
     click.echo("")
     click.echo(question_prompt(question))
     default = question.default if suggested is None else suggested.value
@@ -421,8 +426,6 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         while True:
             try:
                 if unknown:
-                    from ruling.decide.unknown import branches, branches_report
-
                     possible = branches(kb, proc, values, unknown)
                     if possible.decided:
                         click.echo("")
@@ -442,8 +445,6 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                 continue
             suggested = recall(kb, proc, question) if recall is not None else None
             if suggested is None:  # what the description already says
-                from ruling.decide.from_words import propose
-
                 suggested = propose(question, words, kb.glossary, amounts_taken)
                 amounts_taken = amounts_taken or question.type == "amounts"
             answer = ask_question(question, suggested, proc)

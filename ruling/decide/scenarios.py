@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ruling.decide.engine import decide
 from ruling.errors import Problem, UserError
+from ruling.kb.schemas import Schemas
+from ruling.kb.snapshot import read_yaml, take_snapshot
 
 
 def scenario_folder(root: Path, book: str) -> Path:
@@ -57,9 +60,6 @@ def read_scenario_files(root: Path, books: list[str]) -> tuple[list[ScenarioFile
 
     The files are read through the loader's snapshot, so they meet the same limits and
     French errors as the rest of the base (regular files, bounded size, safe YAML)."""
-    from ruling.kb.load import read_yaml, take_snapshot
-    from ruling.kb.schemas import Schemas
-
     snap = take_snapshot(Path(root))
     schemas = Schemas(snap.root, snap)
     problems: list[Problem] = []
@@ -82,8 +82,6 @@ def read_scenario_files(root: Path, books: list[str]) -> tuple[list[ScenarioFile
 
 def replay(kb, file: ScenarioFile, index: int) -> ScenarioResult:
     """Decide scenario `index` of `file` on `kb` and compare with what it expects."""
-    from ruling.decide.engine import decide
-
     scenario = file.scenarios[index]
     result = ScenarioResult(file, index)
     problems = result.problems
@@ -92,7 +90,7 @@ def replay(kb, file: ScenarioFile, index: int) -> ScenarioResult:
     except UserError as e:
         problems.append(f"ne se décide pas : {e}")
         return result
-    if not decision.decided:
+    if decision.decision is None:  # not decided
         problems.append("ne se décide pas : il manque " + ", ".join(q.id for q in decision.missing))
         return result
     if decision.outcome != scenario["outcome"]:

@@ -6,10 +6,13 @@ them is asked. Amount questions have no finite set of values, so they cannot be 
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from itertools import product
 
-from ruling.decide.engine import decide_procedure
+import click
+
+from ruling.decide.engine import decide_procedure, find_procedure, normalise_answers
 from ruling.errors import UserError
 
 UNKNOWN_WORDS = {"?", "je ne sais pas", "jsp", "ne sais pas", "inconnu", "inconnue", "sais pas"}
@@ -82,12 +85,6 @@ def decide_unknown(ctx, kb, book, procedure_id: str, answers: dict, profile: dic
                    as_json: bool) -> None:
     """`ruling decide … -a q=?`: each possibility's decision, or the question that separates them
     (listed like missing answers, exit 2)."""
-    import json
-
-    import click
-
-    from ruling.decide.engine import find_procedure, normalise_answers
-
     procedure = find_procedure(kb, procedure_id, book)
     known = normalise_answers(procedure, {k: v for k, v in answers.items() if k not in unknown_ids}, profile, kb)
     unknown = []
@@ -101,8 +98,6 @@ def decide_unknown(ctx, kb, book, procedure_id: str, answers: dict, profile: dic
         else:
             unknown.append(question)
     if not unknown:
-        from ruling.decide.engine import decide_procedure
-
         decision = decide_procedure(kb, procedure, known)
         if decision.decided:
             if as_json:

@@ -9,6 +9,7 @@ clause count.
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -16,9 +17,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from rapidfuzz.distance import Indel
+
+from ruling.decide.engine import decide
+from ruling.decide.scenarios import read_scenario_files, scenario_folder
 from ruling.diff.redline import fold, whole, word_diff, words_of
 from ruling.errors import UserError, shown
-from ruling.kb.model import CITATION_RE, Chapter, Clause
+from ruling.kb.files import FileProblem, read_text
+from ruling.kb.load import build_chapter, load_kb
+from ruling.kb.model import CITATION_RE, Chapter, Clause, Revision
+from ruling.kb.safe_yaml import YamlProblem, parse_yaml
+from ruling.kb.schemas import Schemas
+from ruling.kb.snapshot import YamlDoc
 
 STATUSES = ("unchanged", "typography", "modified", "renumbered", "added", "removed")
 #: Least similarity to pair two clauses with the same number, and with different numbers.
@@ -58,11 +68,11 @@ def resolve_side(spec: str, kb) -> Side:
     """A side from `club`, `club@v1`, a YAML file or folder, or `git:REV:path`."""
     spec = spec.strip()
     if spec.startswith("git:"):
-        rev, sep, path = spec[4:].partition(":")
-        if not rev or not sep or not path:
+        rev, sep, inner = spec[4:].partition(":")
+        if not rev or not sep or not inner:
             raise UserError(f"« {spec} » : attendu git:RÉVISION:chemin, par exemple git:HEAD~3:rulebook/club")
         tree = _GitTree(_git_toplevel(kb), rev)
-        return _side_from_tree(tree, PurePosixPath(path.strip("/")), spec, kb)
+        return _side_from_tree(tree, PurePosixPath(inner.strip("/")), spec, kb)
     m = _BOOK_SPEC_RE.match(spec)
     if m and (m.group("book") in {b.id for b in kb.books} or not Path(spec).exists()):
         book = kb.book(m.group("book"))
@@ -102,8 +112,6 @@ class _DiskTree:
         return sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
     def read(self, path: Path) -> str:
-        from ruling.kb.files import FileProblem, read_text
-
         try:
             return read_text(path)
         except FileProblem as e:
@@ -156,7 +164,7 @@ class _GitTree:
         return sorted(files)
 
     def read(self, path: PurePosixPath) -> str:
-        return self._git("show", f"{self.rev}:{path}")
+        return self._git("show", f"{self.rev}:{path}") or ""
 
     def same(self, a: PurePosixPath, b: PurePosixPath) -> bool:
         return os.path.normpath(str(a)) == os.path.normpath(str(b))
@@ -205,6 +213,7 @@ def _side_from_tree(tree, path, spec: str, kb) -> Side:
     # one chapter file stands for its chapter only: compare the other side on that chapter
     partial = kind == "file" or bool(rev_meta and rev_meta.get("partial"))
     title = (rev_meta or {}).get("title") or spec
+    origin: tuple[str, ...] | tuple[str, Path, str, str]
     if isinstance(tree, _GitTree):
         origin = ("git", tree.repo, tree.rev, str(book_dir)) if meta is not None else ("git-file",)
     else:
@@ -214,8 +223,6 @@ def _side_from_tree(tree, path, spec: str, kb) -> Side:
 
 def _find_book(tree, folder):
     """The nearest `book.yaml` at or above `folder` (at most three levels up), parsed."""
-    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
-
     here = folder
     for _ in range(4):
         candidate = here / "book.yaml"
@@ -235,10 +242,6 @@ def _find_book(tree, folder):
 
 def _parse_chapter(text: str, label: str, book_id: str, meta: dict, kb) -> Chapter | None:
     """A chapter file's clauses, validated by the chapter schema; None for other YAML files."""
-    from ruling.kb.load import Schemas, YamlDoc, build_chapter
-    from ruling.kb.model import Revision
-    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
-
     try:
         data, node = parse_yaml(text)
     except YamlProblem as e:
@@ -248,7 +251,7 @@ def _parse_chapter(text: str, label: str, book_id: str, meta: dict, kb) -> Chapt
         return None
     doc = YamlDoc(Path(label), label, data, node)
     problems: list = []
-    if kb is not None and getattr(kb, "root", ""):
+    if kb is not None and kb.root:
         Schemas(Path(kb.root)).validate("chapter", doc, problems)
     if problems:
         raise UserError(f"chapitre invalide : {problems[0]}")
@@ -270,8 +273,6 @@ def align(old: list[Clause], new: list[Clause]) -> list[tuple[int | None, int | 
     similarity plus a same-number bonus, over candidate pairs that share a rare word or a
     number, keeping only pairs above the similarity threshold.
     """
-    from rapidfuzz.distance import Indel
-
     folded_old = [fold(clause_text(c)) for c in old]
     folded_new = [fold(clause_text(c)) for c in new]
     new_by_id: dict[str, int] = {}
@@ -280,11 +281,11 @@ def align(old: list[Clause], new: list[Clause]) -> list[tuple[int | None, int | 
     pairs: list[tuple[int | None, int | None, float]] = []
     used_old, used_new = set(), set()
     for i, c in enumerate(old):
-        j = new_by_id.get(c.id)
-        if j is not None and j not in used_new and folded_old[i] == folded_new[j]:
-            pairs.append((i, j, 1.0))
+        same_id = new_by_id.get(c.id)
+        if same_id is not None and same_id not in used_new and folded_old[i] == folded_new[same_id]:
+            pairs.append((i, same_id, 1.0))
             used_old.add(i)
-            used_new.add(j)
+            used_new.add(same_id)
     rest_old = [i for i in range(len(old)) if i not in used_old]
     rest_new = [j for j in range(len(new)) if j not in used_new]
 
@@ -519,8 +520,6 @@ class DiffResult:
 def diff(old_side, new_side, kb=None) -> DiffResult:
     """Compare two editions; a side is a `Side` or a spec string; `old_side=None` means the previous revision."""
     if kb is None:
-        from ruling.kb.load import load_kb
-
         kb = load_kb()
     if old_side is None:
         if not isinstance(new_side, str):
@@ -554,10 +553,12 @@ def diff_sides(old: Side, new: Side, kb=None) -> DiffResult:
 
 
 def _change(old: Clause | None, new: Clause | None, similarity: float) -> Change:
-    if old is None:
-        return Change("added", None, new, 0.0, whole("insert", clause_text(new)))
-    if new is None:
-        return Change("removed", old, None, 0.0, whole("delete", clause_text(old)))
+    if old is None or new is None:
+        if new is not None:
+            return Change("added", None, new, 0.0, whole("insert", clause_text(new)))
+        if old is not None:
+            return Change("removed", old, None, 0.0, whole("delete", clause_text(old)))
+        raise ValueError("a change has a clause on one side at least")
     a, b = clause_text(old), clause_text(new)
     words = word_diff(a, b) if a != b else [{"op": "equal", "text": b}] if b else []
     same_folded = a == b or fold(a) == fold(b)
@@ -618,15 +619,15 @@ def impact(result: DiffResult, kb) -> dict:
              if ch.status in ("renumbered", "removed") and ch.old is not None}
     for clause in result.new.clauses():
         for ref in clause.refs:
-            ch = moved.get(ref)
-            if ch is None or ":" in ref:
+            move = moved.get(ref)
+            if move is None or ":" in ref:
                 continue
-            if ch.status == "removed":
+            if move.new is None:  # removed
                 msg = f"{clause.id} renvoie à {ref}, supprimée de cette édition ; renvoi à vérifier"
             else:
-                msg = f"{clause.id} renvoie à {ref}, devenue {ch.new.id} ; renvoi à vérifier"
-            refs.append({"clause": clause.citation, "ref": ref, "status": ch.status,
-                         "now": ch.new.id if ch.new is not None else None, "message": msg})
+                msg = f"{clause.id} renvoie à {ref}, devenue {move.new.id} ; renvoi à vérifier"
+            refs.append({"clause": clause.citation, "ref": ref, "status": move.status,
+                         "now": move.new.id if move.new is not None else None, "message": msg})
     return {"procedures": procedures, "refs": refs}
 
 
@@ -658,8 +659,6 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
     no longer decides, or when a clause it cites changed between the two sides (its text, its
     number, or it did not exist in the old edition).
     """
-    from ruling.decide.engine import decide
-
     book = result.book
     scenarios = _scenario_files(result.old, book, kb)
     new_kb, current = _decision_kb(result.new, kb)
@@ -669,7 +668,7 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
     for label, data in scenarios:
         if not isinstance(data, dict) or data.get("book") != book:
             continue
-        proc_id = data.get("procedure")
+        proc_id = data["procedure"]  # valid against the scenarios schema
         for sc in data.get("scenarios") or []:
             entry = {"book": book, "procedure": proc_id, "scenario": sc.get("name", ""), "file": label,
                      "outcome_old": sc.get("outcome"), "outcome_new": None,
@@ -701,7 +700,7 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
                                                      "old": ch.old.citation if ch.old else None})
                     if ch.status == "modified":
                         reasons.append(f"le texte de {clause.id} a changé")
-                    elif ch.status == "renumbered":
+                    elif ch.status == "renumbered" and ch.old is not None:
                         text = ", texte modifié" if ch.text_changed else ""
                         reasons.append(f"{clause.id} était {ch.old.id}{text}")
                     else:
@@ -714,13 +713,18 @@ def replay_rulings(result: DiffResult, kb) -> list[dict]:
 
 def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
     """The scenario files of the old side: at its git revision, else those of the loaded base."""
-    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
-
     def parsed(label: str, text: str):
+        """The file's data, valid against the scenarios schema of the loaded base (an old revision's
+        file is read like any file of the base), or a French error."""
         try:
-            return parse_yaml(text)[0]
+            data, node = parse_yaml(text)
         except YamlProblem as e:
             raise UserError(f"YAML invalide dans {label}:{e.line} : {e.message}") from None
+        problems: list = []
+        Schemas(Path(kb.root)).validate("scenarios", YamlDoc(Path(label), label, data, node), problems)
+        if problems:
+            raise UserError(f"scénario invalide : {problems[0]} ; attendu le format de docs/PROCEDURES.md")
+        return data
 
     if side.origin[0] == "git":
         _, repo, rev, book_dir = side.origin
@@ -729,8 +733,6 @@ def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
         if tree.kind(folder) != "dir":
             raise UserError(f"aucun scénario pour {book} dans git:{rev}:{folder}")
         return [(tree.label(f), parsed(tree.label(f), tree.read(f))) for f in tree.yaml_files(folder)]
-    from ruling.decide.scenarios import read_scenario_files, scenario_folder
-
     files, problems = read_scenario_files(Path(kb.root), [book])
     if problems:
         raise UserError(f"scénario invalide : {problems[0]} ; lancez « ruling test --book {book} »")
@@ -742,31 +744,28 @@ def _scenario_files(side: Side, book: str, kb) -> list[tuple[str, object]]:
 
 def _decision_kb(side: Side, kb):
     """The knowledge base the new side belongs to, and whether the side is its book's current edition."""
-    from ruling.kb.load import load_kb
-
     kind = side.origin[0]
     if kind == "kb":
         book = kb.book(side.book)
         return kb, side.name == f"{book.id}@{book.current.id}"
     if kind == "disk":
         root = Path(side.origin[1]).parent
-        same = Path(kb.root).resolve() == root.resolve() if getattr(kb, "root", "") else False
+        same = Path(kb.root).resolve() == root.resolve() if kb.root else False
         return (kb if same else load_kb(root)), True
     if kind == "git":
-        import tempfile
+        import tempfile  # a git side only
 
         _, repo, rev, book_dir = side.origin
-        root = PurePosixPath(book_dir).parent
+        folder = PurePosixPath(book_dir).parent
         with tempfile.TemporaryDirectory(prefix="ruling-diff-") as tmp:
-            _extract(repo, rev, root, Path(tmp))
-            return load_kb(Path(tmp) / root), True
+            _extract(repo, rev, folder, Path(tmp))
+            return load_kb(Path(tmp) / folder), True
     return kb, False  # a loose chapter file: the loaded base decides, its clause numbers may differ
 
 
 def _extract(repo: Path, rev: str, folder: PurePosixPath, dest: Path) -> None:
     """Write the files of `folder` at git revision `rev` under `dest` (same relative paths)."""
-    import io
-    import tarfile
+    import tarfile  # a git side only: the one module that reads archives
 
     proc = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", rev, "--", str(folder)],
                           capture_output=True, check=False)

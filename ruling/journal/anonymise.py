@@ -69,7 +69,7 @@ def anonymise_note(note: str, players: list[tuple[str, str]]) -> str:
     patterns = _name_patterns(players)
     if not patterns:
         return note
-    by_text = {}
+    by_text: dict[str, str] = {}
     for text, label in patterns:
         by_text.setdefault(text.casefold(), label)
     alternatives = sorted(by_text, key=len, reverse=True)

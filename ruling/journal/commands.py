@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 
 import click
 
-from ruling.click_fr import RulingCommand
+from ruling.click_fr import RulingCommand, loaded_kb
 from ruling.errors import UserError, shown
+from ruling.kb.files import write_atomic
+from ruling.kb.model import closest
 
 
 def journal_options(command):
@@ -300,8 +303,6 @@ def journal_command(ctx, event, player, since, as_json, as_csv, as_markdown, rep
 
 def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, undo, anonymise_event, output,
              journal_path):
-    from pathlib import Path
-
     from ruling.journal.rulings import select
     from ruling.journal.store import Journal, default_path
     from ruling.render.journal import csv_bytes, markdown, replay_text, table_text
@@ -342,10 +343,9 @@ def _journal(ctx, event, player, since, as_json, as_csv, as_markdown, replay, un
         return
     entries = select(entries, player=player, since=since)
     if replay:
-        from ruling.cli import _kb
         from ruling.journal.rulings import replay as replay_entries
 
-        results = replay_entries(_kb(ctx), entries)
+        results = replay_entries(loaded_kb(ctx), entries)
         if as_json:
             click.echo(json.dumps({"replayed": len(results), "changed": [r.to_json() for r in results if r.changed]},
                                   ensure_ascii=False, indent=2))
@@ -375,8 +375,6 @@ def _existing_event(name: str, events: list[str], path, required: bool) -> str:
         return match
     if not required:
         return name
-    from ruling.kb.model import closest
-
     near = closest(name, events, n=1)
     hint = (f" ; vouliez-vous dire « {shown(near[0])} » ?" if near
             else " ; événements du journal : " + ", ".join(f"« {shown(e)} »" for e in events[-5:]))
@@ -397,10 +395,6 @@ def _emit(document, output: str | None) -> None:
         click.echo(document, nl=False)
         return
     data = document.encode("utf-8") if isinstance(document, str) else document
-    from pathlib import Path
-
-    from ruling.kb.validate import write_atomic
-
     target = Path(output)
     if not target.parent.is_dir():
         raise UserError(f"--output {shown(output)} : le dossier {shown(target.parent)} n'existe pas ; "

@@ -6,13 +6,14 @@ question declares how the journal answers it (`journal: recall: …`, see docs/P
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from ruling.decide.engine import Decision, decide_procedure, fold, normalise_answers
 from ruling.decide.procedures import Procedure, Question, text_hash
 from ruling.errors import StaleCitationError, UserError
-from ruling.journal.store import Citation, Entry, Player
+from ruling.journal.store import Citation, Entry, JournalError, Player
 
 LADDER_RECALLS = ("last-sanction", "any-sanction")
 
@@ -24,8 +25,11 @@ def entry_for(kb, decision: Decision, event: str, *, table=None, players=(), not
     """The journal entry of a decided ruling: pinned to the book's revision, the base's digest and the
     hashes of the texts read at the table."""
     book = kb.book(decision.book)
+    outcome, text = decision.outcome, decision.decision
+    if outcome is None or text is None:
+        raise ValueError(f"{decision.procedure.id} : seule une décision prise s'enregistre au journal")
     return Entry(event=event, book=decision.book, revision=book.current.id, kb_digest=kb.digest or "",
-                 procedure=decision.procedure.id, outcome=decision.outcome, decision=decision.decision,
+                 procedure=decision.procedure.id, outcome=outcome, decision=text,
                  answers={k: v for k, v in decision.answers.items()}, replay=decision.replay_command(),
                  citations=[Citation(c.citation, text_hash(c.full_text), c.full_text) for c in decision.citations],
                  players=list(players), table=table, note=note, fault=fault, sources=dict(sources or {}),
@@ -47,8 +51,6 @@ def parse_player(text: str) -> Player:
 
 def parse_since(text: str, today=None) -> datetime:
     """`--since`: AAAA-MM-JJ, AAAA-MM-JJ HH:MM (or with T), or HH:MM / 21h14 meaning today; local time."""
-    import re
-
     raw = str(text).strip()
     local = (today or datetime.now().astimezone())
     try:
@@ -88,7 +90,10 @@ def player_history(entries: list[Entry], player: str, book: str) -> list[Entry]:
     return [e for e in entries if not e.cancelled and e.book == book and any(same_player(p.name, player) for p in e.players)]
 
 
-def fault_label(kb, book: str, fault: str) -> str:
+def fault_label(kb, book: str, fault: str | None) -> str:
+    """The words of fault id `fault` in its book (the id itself when no procedure names it)."""
+    if not fault:
+        return ""
     for proc in kb.procedures:
         if proc.book == book and fault in proc.faults:
             return proc.faults[fault]
@@ -147,8 +152,6 @@ def already_sanctioned(kb, procedure: Procedure, history: list[Entry]) -> str | 
 def claim_fault(procedure: Procedure, entry: Entry, player: str):
     """The check `Journal.record` runs inside its write transaction for a ladder sanction: the fault it
     answers must still be unsanctioned (another terminal may just have sanctioned it)."""
-    from ruling.journal.store import JournalError
-
     def check(entries: list[Entry]) -> None:
         history = player_history(entries, player, entry.book)
         source, taken = unsanctioned_fault(procedure, history)

@@ -136,7 +136,8 @@ class Citation:
 
 @dataclass
 class Entry:
-    """One recorded ruling. `id` and `recorded_at` are set by the journal; `cancelled_at` by an undo."""
+    """One recorded ruling. `id` and `recorded_at` are set by the journal (0 and "" until then: SQLite
+    numbers rows from 1); `cancelled_at` by an undo."""
 
     event: str
     book: str
@@ -155,8 +156,8 @@ class Entry:
     sources: dict = field(default_factory=dict)  # question id -> ids of the entries its answer came from
     answers_entry: int | None = None  # a ladder sanction: the fault entry it sanctions
     overridden: dict = field(default_factory=dict)  # question id -> the journal's answer the TD overrode
-    id: int | None = None
-    recorded_at: str | None = None
+    id: int = 0
+    recorded_at: str = ""
     cancelled_at: str | None = None
 
     @property
@@ -201,8 +202,14 @@ class Journal:
 
     # -- opening --------------------------------------------------------------------------------
 
+    def _connection(self) -> sqlite3.Connection:
+        """The open database (a journal opened with `create=False` on a missing file has none)."""
+        if self._db is None:
+            raise JournalError(f"aucun journal à {shown(self.path)} ; rien n'y a encore été enregistré")
+        return self._db
+
     def _migrate(self) -> None:
-        db = self._db
+        db = self._connection()
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise JournalError(f"le journal {shown(self.path)} vient d'une version plus récente de ruling (schéma "
@@ -245,7 +252,7 @@ class Journal:
         IMMEDIATE: no other writer in between), may set `entry.answers_entry` or raise `JournalError`:
         "find the unsanctioned fault, record the sanction against it" is then one atomic step."""
         with self._errors():
-            db = self._db
+            db = self._connection()
             db.execute("BEGIN IMMEDIATE")
             try:
                 if claim is not None:
@@ -261,7 +268,9 @@ class Journal:
                                     f"VALUES ({', '.join('?' * len(values))}, ?, ?, ?)",
                                     (*values, entry.note, entry.answers_entry,
                                      json.dumps(entry.overridden, ensure_ascii=False)))
-                entry.id = cursor.lastrowid
+                entry_id = cursor.lastrowid
+                assert entry_id is not None  # an INSERT always sets it
+                entry.id = entry_id
                 db.executemany("INSERT INTO entry_players (entry_id, position, name, seat) VALUES (?, ?, ?, ?)",
                                [(entry.id, k, p.name, p.seat) for k, p in enumerate(entry.players)])
                 db.executemany("INSERT INTO citations (entry_id, position, citation, text_hash, text) VALUES (?, ?, ?, ?, ?)",
@@ -270,15 +279,15 @@ class Journal:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
-        return entry.id
+        return entry_id
 
     def cancel(self, entry_id: int) -> Entry:
         """Mark entry `entry_id` cancelled (it stays in the journal); a French error if unknown or already cancelled."""
         entry = self.entry(entry_id)
-        if entry.cancelled:
+        if entry.cancelled_at is not None:
             raise JournalError(f"la décision n° {entry_id} est déjà annulée (le {_day_time(entry.cancelled_at)})")
         with self._errors():
-            self._db.execute("INSERT INTO cancellations (entry_id, cancelled_at) VALUES (?, ?)", (entry_id, now()))
+            self._connection().execute("INSERT INTO cancellations (entry_id, cancelled_at) VALUES (?, ?)", (entry_id, now()))
         return self.entry(entry_id)
 
     # -- reading --------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+from ruling.kb.files import write_atomic
+
 #: Pruning rule: per kind (parsed bases `kb-*`, search indexes `index-*`), the KEEP_NEWEST most
 #: recently used entries are kept, and any entry used within KEEP_SECONDS; the rest is removed.
 KEEP_NEWEST = 4
@@ -131,19 +133,12 @@ def touch(path: Path) -> None:
 
 
 def write_atomically(path: Path, data: bytes) -> bool:
-    """Write to a temporary file of the same folder then rename: no reader sees half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """`write_atomic` for the cache (owner-only, 0600): no reader sees half a file. False when the
+    cache is full or read-only: the knowledge base still works without it."""
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
+        write_atomic(path, data, mode=0o600)
         return True
-    except OSError:  # full or read-only cache: the knowledge base still works
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    except OSError:
         return False
 
 
@@ -162,7 +157,7 @@ def prune(folder: Path, now: float | None = None) -> list[str]:
             mtime = entry.stat(follow_symlinks=False).st_mtime
         except OSError:
             continue
-        if name.startswith("."):  # .index-*, .trash-*, .<file>.<pid>.tmp
+        if name.startswith("."):  # .index-*, .trash-*, .<file>.<random>.tmp
             if now - mtime > STALE_TEMP_SECONDS:
                 removed += _remove(folder / name)
         elif name.endswith(".pickle") or name.startswith(OBSOLETE):
@@ -180,7 +175,7 @@ def prune(folder: Path, now: float | None = None) -> list[str]:
 
 
 def _remove(path: Path) -> list[str]:
-    import shutil
+    import shutil  # it imports zlib, bz2 and lzma: only removing an index folder pays for them
 
     try:
         if path.is_dir() and not path.is_symlink():

@@ -1,4 +1,5 @@
-"""Reading a file a user named or put in the base: regular files only, bounded, UTF-8.
+"""Reading a file a user named or put in the base: regular files only, bounded, UTF-8; and the
+one way `ruling` writes a file (`write_atomic`: a temporary file in the same folder, then os.replace).
 
 A FIFO or `/dev/zero` would hang a reader, a symlink loop or a dangling link would raise
 deep inside a parser: `read_regular` turns each into a `FileProblem` whose French text
@@ -9,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from pathlib import Path
 
 MAX_FILE_BYTES = 16 * 2**20  # a chapter of the largest federation rulebook is well under 1 MB
 
@@ -102,3 +104,27 @@ def decode_utf8(data: bytes) -> str:
 def read_text(path, max_bytes: int = MAX_FILE_BYTES) -> str:
     """`read_regular` then `decode_utf8`."""
     return decode_utf8(read_regular(path, max_bytes))
+
+
+def write_atomic(file: Path, data: bytes, mode: int | None = None) -> None:
+    """Replace `file` with `data` through a temporary file in the same folder and os.replace:
+    a full disk or an interruption leaves the old file whole. The file gets `mode`, else keeps
+    its own (0o644 for a new file). Raises OSError."""
+    import tempfile  # it imports random: a write pays for it, never the reads of every command
+
+    if mode is None:
+        mode = stat.S_IMODE(file.stat().st_mode) if file.exists() else 0o644
+    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, file)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

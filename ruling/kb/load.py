@@ -10,26 +10,20 @@ listing each problem with file and line. A cache hit imports neither yaml nor js
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import posixpath
 import re
-from dataclasses import dataclass
+from collections.abc import Set
 from pathlib import Path, PurePosixPath
 
 from ruling.errors import KnowledgeBaseError, Problem, UserError, shown
+from ruling.kb import plain
 from ruling.kb.cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
-from ruling.kb.files import FileProblem, decode_utf8, read_regular
 from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
 from ruling.kb.schemas import Schemas
+from ruling.kb.snapshot import Snapshot, YamlDoc, already_defined, read_yaml, take_snapshot
 
 __all__ = ["cache_dir", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
-
-CACHE_FORMAT = "6"  # bump when the parsed objects or the snapshot change shape
-KB_SUFFIXES = (".yaml", ".yml", ".json")
-MAX_BASE_FILES = 20_000  # a federation of 20 books x 500 clauses holds ~600 files
-MAX_BASE_BYTES = 256 * 2**20
-MAX_FOLDER_DEPTH = 6  # <base>/<book>/revisions/<rev>/ is 3 deep
 
 #: A cross-reference written in a clause: "(cf 2-17)", "cf 2-18", "(cf 2-15 & 2-16)", "(5-2)".
 REF_IN_TEXT_RE = re.compile(r"\(cf\s*(\d+-\d+)(?:\s*&\s*(\d+-\d+))?\)|cf\s+(\d+-\d+)|\((\d+-\d+)\)")
@@ -79,121 +73,6 @@ def resolve_root(path: str | os.PathLike | None = None) -> Path:
     return root
 
 
-# -- the files of the base, read once -------------------------------------------------------
-
-def ignored_name(name: str) -> bool:
-    """Hidden files and folders, editor lock and backup files (`.#09-x.yaml`, `#x#`, `x~`)."""
-    return name.startswith((".", "#")) or name.endswith(("~", ".swp", ".tmp", ".bak"))
-
-
-@dataclass
-class Snapshot:
-    """Every file of a base as read at one moment: parsing reads only these bytes, and
-    `digest` hashes exactly them (with the names of every folder and other file)."""
-
-    root: Path
-    files: dict[str, bytes | FileProblem]  # posix path relative to root -> bytes, or why unreadable
-    dirs: set[str]
-    others: set[str]  # files that are not YAML/JSON (source.txt…): only their names count
-    problems: list[Problem]
-    digest: str = ""
-
-    def display(self, rel: str) -> str:
-        """How a problem names the file: `rulebook/club/09-x.yaml`."""
-        return f"{self.root.name}/{rel}" if rel else self.root.name
-
-    def children(self, folder: str, suffix: str = ".yaml") -> list[str]:
-        """The files directly in `folder` ("" for the root) whose name ends with `suffix`, sorted."""
-        return sorted(rel for rel in self.files
-                      if posixpath.dirname(rel) == folder and rel.endswith(suffix))
-
-    def kind(self, rel: str) -> str | None:
-        if rel in self.files or rel in self.others:
-            return "file"
-        if rel in self.dirs:
-            return "dir"
-        return None
-
-
-def take_snapshot(root: Path) -> Snapshot:
-    """Read the base under `root` (walk, read, hash); problems are collected, never raised."""
-    files: dict[str, bytes | FileProblem] = {}
-    dirs: set[str] = {""}
-    others: set[str] = set()
-    problems: list[Problem] = []
-    snap = Snapshot(root, files, dirs, others, problems)
-    total = 0
-    seen_real = {os.path.realpath(root)}
-    pending = [("", str(root), 0)]
-    while pending:
-        rel, folder, depth = pending.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as e:
-            problems.append(Problem(snap.display(rel), 0, f"dossier illisible ({_reason(e)}) ; "
-                                                          "rendez-le lisible (chmod u+rx)"))
-            continue
-        for entry in entries:
-            name = entry.name
-            if ignored_name(name):
-                continue
-            child = f"{rel}/{name}" if rel else name
-            try:
-                is_dir = entry.is_dir()  # follows symlinks; False for a dangling one or a loop
-            except OSError:
-                is_dir = False
-            if is_dir and name.endswith(KB_SUFFIXES):
-                files[child] = FileProblem("c'est un dossier ; attendu un fichier")
-            elif is_dir:
-                real = os.path.realpath(entry.path)
-                if real in seen_real:
-                    problems.append(Problem(snap.display(child), 0, "dossier déjà lu par un autre chemin "
-                                                                    "(boucle de liens symboliques ?) ; ignoré"))
-                    continue
-                seen_real.add(real)
-                if depth + 1 <= MAX_FOLDER_DEPTH:
-                    dirs.add(child)
-                    pending.append((child, entry.path, depth + 1))
-            elif name.endswith(KB_SUFFIXES):
-                if len(files) >= MAX_BASE_FILES or total > MAX_BASE_BYTES:
-                    problems.append(Problem(snap.display(rel), 0, f"base trop grande (plus de {MAX_BASE_FILES} "
-                                                                  f"fichiers ou de {MAX_BASE_BYTES >> 20} Mo) ; "
-                                                                  "est-ce bien le dossier rulebook/ ?"))
-                    pending.clear()
-                    break
-                try:
-                    data = read_regular(entry.path)
-                    total += len(data)
-                except FileProblem as e:
-                    data = e
-                files[child] = data
-            else:
-                others.add(child)
-    snap.digest = _digest(snap)
-    return snap
-
-
-def _reason(err: OSError) -> str:
-    return os.strerror(err.errno) if err.errno else err.__class__.__name__
-
-
-def _digest(snap: Snapshot) -> str:
-    """A hash of the names and bytes of a snapshot: the key of every cache built from it."""
-    h = hashlib.blake2b(digest_size=16)
-    h.update(f"{CACHE_FORMAT}\0{snap.root.name}\0".encode("utf-8", "surrogateescape"))
-    for rel in sorted(snap.files):
-        data = snap.files[rel]
-        h.update(b"f\0" + rel.encode("utf-8", "surrogateescape") + b"\0")
-        h.update(data if isinstance(data, bytes) else b"\1" + data.message.encode())
-        h.update(b"\0")
-    for rel in sorted(snap.dirs):
-        h.update(b"d\0" + rel.encode("utf-8", "surrogateescape") + b"\0")
-    for rel in sorted(snap.others):
-        h.update(b"o\0" + rel.encode("utf-8", "surrogateescape") + b"\0")
-    return h.hexdigest()
-
-
 def base_digest(root: Path) -> str:
     """The content hash of the base at `root` as it is now (what the search index is keyed on)."""
     return take_snapshot(root).digest
@@ -203,8 +82,6 @@ def base_digest(root: Path) -> str:
 
 def _read_cache(path: Path, root: Path) -> KnowledgeBase | None:
     """The cached base, or None when missing, damaged, foreign, or of another shape (then rebuilt)."""
-    from ruling.kb import plain
-
     try:
         if not trusted_entry(path):
             return None
@@ -231,10 +108,8 @@ def load_kb(path: str | os.PathLike | None = None, use_cache: bool = True) -> Kn
         raise KnowledgeBaseError(problems)
     kb.digest = snap.digest
     if cache_file is not None:
-        from ruling.kb import plain
-
         if write_atomically(cache_file, plain.dumps(kb)):
-            prune(folder)
+            prune(cache_file.parent)
     return kb
 
 
@@ -245,76 +120,6 @@ def _rebase(kb: KnowledgeBase, root: Path) -> None:
 
 
 # -- parsing -----------------------------------------------------------------------------
-
-@dataclass
-class YamlDoc:
-    """A parsed YAML file that remembers where each value came from."""
-
-    path: Path
-    display: str
-    data: object
-    node: object  # the yaml node tree
-
-    def line(self, *keys) -> int:
-        """The 1-based line of the value at `keys` (dict keys and list indexes)."""
-        import yaml
-
-        node = self.node
-        for key in keys:
-            if isinstance(node, yaml.MappingNode):
-                for k, v in node.value:
-                    if k.value == key:
-                        node = v
-                        break
-                else:
-                    break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-                node = node.value[key]
-            else:
-                break
-        return node.start_mark.line + 1 if node is not None else 0
-
-
-def read_optional(snap: Snapshot, rel: str, schema: str, schemas, problems: list[Problem]) -> YamlDoc | None:
-    """The YAML file `rel` if the base has one, parsed and valid against `schema`; else None
-    (a problem is recorded when it exists but cannot be read or is invalid)."""
-    if snap.kind(rel) is None:
-        return None
-    doc = read_yaml(snap, rel, problems)
-    if doc is None or not schemas.validate(schema, doc, problems):
-        return None
-    return doc
-
-
-def read_yaml(snap: Snapshot, rel: str, problems: list[Problem]) -> YamlDoc | None:
-    """The YAML file `rel` of the snapshot, parsed; None (and a problem) if it cannot be."""
-    from ruling.kb.safe_yaml import YamlProblem, parse_yaml
-
-    display = snap.display(rel)
-    data = snap.files.get(rel)
-    try:
-        if data is None:
-            raise FileProblem("fichier absent")
-        if isinstance(data, FileProblem):
-            raise data
-        text = decode_utf8(data)
-    except FileProblem as e:
-        problems.append(Problem(display, e.line, f"fichier illisible : {e.message}"))
-        return None
-    try:
-        value, node = parse_yaml(text)
-    except YamlProblem as e:
-        problems.append(Problem(display, e.line, f"YAML invalide : {e.message}"))
-        return None
-    return YamlDoc(snap.root / rel, display, value, node)
-
-
-def parse_yaml_text(text: str) -> tuple[object, object]:
-    """One YAML document and its node tree (kept for line numbers); raises safe_yaml.YamlProblem."""
-    from ruling.kb.safe_yaml import parse_yaml
-
-    return parse_yaml(text)
-
 
 def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, list[Problem]]:
     """Parse and validate the base under `root` (from `snap`, its files as read once);
@@ -332,12 +137,9 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
             unloaded.add(posixpath.dirname(book_rel))
             continue
         book = _build_book(doc, snap, schemas, problems, unloaded)
-        if book.id in seen_books:
-            problems.append(Problem(doc.display, doc.line("id"),
-                                    f"le livre « {book.id} » est déjà défini dans {seen_books[book.id]} ; "
-                                    "chaque livre doit avoir un id unique"))
+        if already_defined(seen_books, book.id, doc, "id", f"le livre « {book.id} » est déjà défini dans {{first}} ; "
+                           "chaque livre doit avoir un id unique", problems):
             continue
-        seen_books[book.id] = doc.display
         books.append(book)
     if not books and not problems:
         problems.append(Problem(str(root), 0, "aucun livre : attendu des dossiers <livre>/book.yaml"))
@@ -349,7 +151,9 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
     house_book = _house_book(snap, schemas, problems, {b.id for b in books})
     clauses_only = KnowledgeBase(books, glossary=glossary, root=str(root))
     _check_refs(clauses_only, problems, unloaded)
-    from ruling.decide.procedures import load_procedures
+    # only on a cache miss: a cached base never imports the procedure loader, its checks and the
+    # engine (about 20 ms that `ruling show` would pay for nothing)
+    from ruling.decide.loading import load_procedures
 
     # cites resolve against the clauses; a cite into a book whose file did not load is not
     # reported (the file's own problem is the cause)
@@ -449,12 +253,9 @@ def _build_book(doc: YamlDoc, snap: Snapshot, schemas: Schemas, problems: list[P
                 unloaded.add(data["id"])
                 continue
             chapter = build_chapter(cdoc, data, rev, current)
-            if chapter.id in chapters_seen:
-                problems.append(Problem(cdoc.display, cdoc.line("chapter"),
-                                        f"le chapitre « {chapter.id} » est déjà défini dans {chapters_seen[chapter.id]} ; "
-                                        "un seul fichier par numéro de chapitre"))
+            if already_defined(chapters_seen, chapter.id, cdoc, "chapter", f"le chapitre « {chapter.id} » est déjà "
+                               "défini dans {first} ; un seul fichier par numéro de chapitre", problems):
                 continue
-            chapters_seen[chapter.id] = cdoc.display
             rev.chapters.append(chapter)
         _check_unique_ids(rev, problems)
         revisions.append(rev)
@@ -494,7 +295,7 @@ def _check_unique_ids(rev: Revision, problems: list[Problem]) -> None:
             problems.append(Problem(c.file, c.line, f"la règle « {c.id} » est vide sans note qui l'explique"))
 
 
-def _check_refs(kb: KnowledgeBase, problems: list[Problem], unloaded: set[str] = frozenset()) -> None:
+def _check_refs(kb: KnowledgeBase, problems: list[Problem], unloaded: Set[str] = frozenset()) -> None:
     for book in kb.books:
         if book.id in unloaded:  # a ref may point into the chapter that did not load
             continue

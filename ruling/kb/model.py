@@ -7,6 +7,7 @@ Nothing here reads files; `ruling.kb.load` builds these objects, and everything 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ruling.errors import UserError, shown
@@ -279,7 +280,7 @@ def _clause_id(citation: str) -> str:
     return citation.rpartition(":")[2]
 
 
-def _unknown(what: str, name: str, candidates: list[str], key=None, also: list[str] = ()) -> UserError:
+def _unknown(what: str, name: str, candidates: list[str], key=None, also: Sequence[str] = ()) -> UserError:
     """`La règle « 9-31 » n'existe pas ; vouliez-vous club:9-13 ?`: the closest existing names
     (compared through `key`, e.g. the clause id of a citation), then `also` (the same id elsewhere)."""
     if key is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import marshal
 from dataclasses import astuple, fields, replace
+from typing import Any  # the marshalled tuples: their shape is checked against SHAPE first
 
 from ruling.decide.catalogue import CalculatorSpec, Catalogue, Figure, Parameter
 from ruling.decide.procedures import Cite, Procedure, Question, Rule
@@ -74,16 +75,21 @@ def _catalogue(data) -> Catalogue | None:
     return catalogue
 
 
-def _book(b: tuple) -> Book:
+def _with(fields_: Any, start: int, *objects: object) -> list:
+    """The tuple `fields_` with its items from `start` on replaced by `objects` (the nested ones, rebuilt)."""
+    return [*fields_[:start], *objects, *fields_[start + len(objects):]]
+
+
+def _book(b: Any) -> Book:
     revisions = []
     for r in b[5]:
-        chapters = [Chapter(ch[0], ch[1], [Clause(*c) for c in ch[2]], *ch[3:]) for ch in r[6]]
-        revisions.append(Revision(*r[:6], chapters))
-    return Book(*b[:5], revisions, *b[6:])
+        chapters = [Chapter(*_with(ch, 2, [Clause(*c) for c in ch[2]])) for ch in r[6]]
+        revisions.append(Revision(*_with(r, 6, chapters)))
+    return Book(*_with(b, 5, revisions))
 
 
-def _proc(p: tuple) -> Procedure:
+def _proc(p: Any) -> Procedure:
     questions = {k: Question(*q) for k, q in p[5].items()}
     context = {k: Question(*q) for k, q in p[6].items()}
-    rules = [Rule(r[0], r[1], r[2], [Cite(*c) for c in r[3]], *r[4:]) for r in p[7]]
-    return Procedure(*p[:5], questions, context, rules, *p[8:])
+    rules = [Rule(*_with(r, 3, [Cite(*c) for c in r[3]])) for r in p[7]]
+    return Procedure(*_with(p, 5, questions, context, rules))

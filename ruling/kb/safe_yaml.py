@@ -9,6 +9,8 @@ safe constructor is used: no tag can create a Python object.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 import yaml
 from yaml.events import (
     AliasEvent,
@@ -38,7 +40,7 @@ class YamlProblem(Exception):
         self.line = line
 
 
-def parse_yaml(text: str) -> tuple[object, object]:
+def parse_yaml(text: str) -> tuple[Any, yaml.Node | None]:
     """One YAML document as plain data, and its node tree (for line numbers); raises YamlProblem."""
     loader = _Loader(text)
     try:
@@ -52,7 +54,7 @@ def parse_yaml(text: str) -> tuple[object, object]:
         loader.dispose()
 
 
-def read_yaml_file(path, max_bytes: int | None = None) -> tuple[object, object]:
+def read_yaml_file(path, max_bytes: int | None = None) -> tuple[Any, yaml.Node | None]:
     """`parse_yaml` of a regular UTF-8 file; raises FileProblem or YamlProblem."""
     text = read_text(path) if max_bytes is None else read_text(path, max_bytes)
     return parse_yaml(text)
@@ -77,6 +79,7 @@ def _compose(loader):
     root = None
     while True:
         event = loader.get_event()
+        start, end = _marks(event)
         if isinstance(event, (SequenceEndEvent, MappingEndEvent)):
             node, size, _, _ = stack.pop()
             node.end_mark = event.end_mark
@@ -87,9 +90,9 @@ def _compose(loader):
                 root = node
             continue
         elif isinstance(event, AliasEvent):
-            node = anchors.get(event.anchor)
+            node = anchors.get(event.anchor or "")
             if node is None:
-                raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor}", event.start_mark)
+                raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor}", start)
             if id(node) not in sizes:
                 raise _Limit("alias récursif (une structure qui se contient elle-même)", event.start_mark)
             aliased += sizes[id(node)]
@@ -100,7 +103,7 @@ def _compose(loader):
             tag = event.tag
             if tag is None or tag == "!":
                 tag = loader.resolve(ScalarNode, event.value, event.implicit)
-            node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            node = ScalarNode(tag, event.value, start, end, style=event.style)
             sizes[id(node)] = 1
             _anchor(anchors, event, node)
         elif isinstance(event, (SequenceStartEvent, MappingStartEvent)):
@@ -108,7 +111,7 @@ def _compose(loader):
             tag = event.tag
             if tag is None or tag == "!":
                 tag = loader.resolve(kind, None, event.implicit)
-            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            node = kind(tag, [], start, None, flow_style=event.flow_style)
             _anchor(anchors, event, node)
             _attach(stack, node, event)
             if len(stack) >= MAX_DEPTH:
@@ -129,6 +132,12 @@ def _compose(loader):
         raise yaml.composer.ComposerError("expected a single document in the stream", None,
                                           "but found another document", event.start_mark)
     return root
+
+
+def _marks(event: yaml.Event) -> tuple[yaml.error.Mark | None, yaml.error.Mark | None]:
+    """Where an event starts and ends. libyaml's marks are `yaml._yaml.Mark`, which the stubs do
+    not count as `yaml.error.Mark`; they have the same fields (line, column, index)."""
+    return cast("yaml.error.Mark | None", event.start_mark), cast("yaml.error.Mark | None", event.end_mark)
 
 
 def _anchor(anchors: dict, event, node) -> None:

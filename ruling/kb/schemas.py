@@ -12,9 +12,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ruling.errors import Problem, shown
 from ruling.kb.files import FileProblem, decode_utf8, read_regular
+
+if TYPE_CHECKING:
+    from ruling.kb.load import Snapshot
 
 _DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _compiled: dict[str, re.Pattern] = {}
@@ -60,7 +64,7 @@ class Schemas:
     """The schemas of a base, loaded on demand: from its snapshot when given, else from disk."""
 
     root: Path
-    snap: object = None  # a load.Snapshot
+    snap: Snapshot | None = None
     _validators: dict = field(default_factory=dict)
 
     def _text(self, name: str) -> str:
@@ -143,12 +147,13 @@ def json_error_fr(e: json.JSONDecodeError) -> str:
 
 def schema_error_fr(e: Exception) -> str:
     """Why a schema is not a valid JSON Schema, in French, with where in the schema."""
-    if getattr(e, "validator", None) is None:
+    keyword = getattr(e, "validator", None)  # a jsonschema error names the keyword it failed
+    if keyword is None:
         return "le schéma ne peut pas être appliqué"
     path = list(getattr(e, "absolute_path", ()))
     where = "/".join(str(k) for k in path) or "(racine)"
-    if path and path[-1] == "type" and e.validator in ("anyOf", "enum", "type"):
-        return (f"{where} : « {_value(e.instance)} » n'est pas un type ; attendu l'un de "
+    if path and path[-1] == "type" and keyword in ("anyOf", "enum", "type"):
+        return (f"{where} : « {_value(getattr(e, 'instance', None))} » n'est pas un type ; attendu l'un de "
                 f"{', '.join(_TYPES)}, ou une liste de ces noms")
     return f"{where} : {french(e)}"
 

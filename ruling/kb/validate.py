@@ -5,13 +5,15 @@ says why no procedure applies (`procedure: none — organisation`).
 """
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 
+from ruling.decide.procedures import hash_problems, text_hash
 from ruling.errors import Problem, UserError
+from ruling.kb.files import write_atomic
 from ruling.kb.load import parse_kb, resolve_root
-
-MAX_EXAMPLES = 3  # gaps or overlaps listed per procedure
 
 
 @dataclass
@@ -157,104 +159,6 @@ def coverage_problems(kb, cov: dict) -> list[Problem]:
 
 # -- procedures ---------------------------------------------------------------------------------
 
-def _answers_text(proc, answers: dict) -> str:
-    parts = []
-    for qid, value in answers.items():
-        q = proc.question(qid)
-        shown = ("true" if value else "false") if isinstance(value, bool) else value
-        parts.append(f"{qid}={shown}" if q is None else f"{qid}={shown}")
-    return "{" + ", ".join(parts) + "}" if parts else "{} (aucune réponse)"
-
-
-def procedure_problems(kb, proc) -> list[Problem]:
-    """Static checks of one procedure: exhaustive, no overlap, every question used, calculators' inputs.
-    Run at load time: a broken procedure stops every command, as a broken clause does. (Cite
-    hashes are checked by `ruling check` only, so editing a clause never locks the other commands.)"""
-    from ruling.decide.engine import analyse
-
-    out: list[Problem] = []
-    result = analyse(proc)
-    for answers in result.gaps[:MAX_EXAMPLES]:
-        out.append(Problem(proc.file, 1, f"procédure {proc.id} non exhaustive : aucune règle ne s'applique aux "
-                                         f"réponses {_answers_text(proc, answers)}"))
-    for first, other, example in result.overlaps[:MAX_EXAMPLES]:
-        out.append(Problem(proc.file, other.line, f"procédure {proc.id} : les règles « {first.outcome} » et "
-                                                  f"« {other.outcome} » s'appliquent toutes deux aux réponses "
-                                                  f"{_answers_text(proc, example)} ; chaque règle doit donner sa "
-                                                  "condition entière"))
-    extra = len(result.gaps) + len(result.overlaps) - min(len(result.gaps), MAX_EXAMPLES) - min(len(result.overlaps), MAX_EXAMPLES)
-    if extra > 0:
-        out.append(Problem(proc.file, 1, f"procédure {proc.id} : {extra} autre(s) combinaison(s) fautive(s)"))
-    for rule in proc.rules:
-        if rule.outcome not in result.outcomes and not result.gaps and not result.overlaps:
-            out.append(Problem(proc.file, rule.line, f"l'issue « {rule.outcome} » n'est jamais atteinte : une règle "
-                                                     "précédente couvre déjà toutes ses réponses"))
-    used = {qid for rule in proc.rules for qid in rule.when}
-    for rule in proc.rules:
-        spec = proc.calculator(rule)
-        if spec is None:
-            continue
-        used.update(inp.id for inp in spec.inputs)
-        for inp in spec.inputs:
-            own = proc.questions.get(inp.id)
-            if own is not None and (own.type != inp.type or list(own.choices) != list(inp.choices)):
-                want = inp.type + (" (" + ", ".join(inp.choices) + ")" if inp.choices else "")
-                out.append(Problem(proc.file, rule.line, f"la question « {inp.id} » ne correspond pas à l'entrée du "
-                                                         f"calculateur {spec.name}, qui attend {want}"))
-    for qid in proc.questions:
-        if qid not in used:
-            out.append(Problem(proc.file, 1, f"la question « {qid} » de la procédure {proc.id} n'est utilisée par "
-                                             "aucune règle ni aucun calculateur"))
-    return out
-
-
-def unused_parameter_problems(root, book_id: str, parameters: dict, procedures: list) -> list[Problem]:
-    """A parameter that no calculator of the book's procedures reads and no decision names."""
-    from ruling.decide.templates import placeholders
-
-    read: set[str] = set()
-    for proc in procedures:
-        for rule in proc.rules:
-            spec = proc.calculator(rule)
-            if spec is not None:
-                read.update(spec.parameters)
-            texts = list(rule.decision.values()) if isinstance(rule.decision, dict) else [rule.decision]
-            for each in rule.each.values():
-                texts += list(each.values()) if isinstance(each, dict) else [each]
-            for text in texts:
-                read.update(placeholders(text))
-    display = f"{root.name}/{book_id}/parameters.yaml"
-    return [Problem(display, p.line, f"le paramètre « {p.id} » n'est lu par aucun calculateur ni aucune décision "
-                                     f"du livre {book_id} ; retirez-le ou utilisez-le")
-            for p in parameters.values() if p.id not in read]
-
-
-def hash_problems(kb, proc, missing: bool, stale: bool) -> list[Problem]:
-    """Cites whose text hash is missing (until `ruling check --stamp`) or no longer matches the clause."""
-    return [p for rule in proc.rules for p in rule_hash_problems(kb, proc, rule, missing, stale)]
-
-
-def rule_hash_problems(kb, proc, rule, missing: bool, stale: bool) -> list[Problem]:
-    """`hash_problems` for one rule: the engine refuses a decision whose cited text changed."""
-    from ruling.decide.procedures import text_hash
-
-    out = []
-    for cite in rule.cites:
-        clause = kb.find(cite.citation)
-        if clause is None:
-            continue
-        actual = text_hash(clause.full_text)
-        if cite.hash is None and missing:
-            out.append(Problem(proc.file, cite.line, f"la citation « {cite.written} » de l'issue « {rule.outcome} » "
-                                                     "n'a pas d'empreinte ; lancez « ruling check --stamp »"))
-        elif cite.hash is not None and cite.hash != actual and stale:
-            out.append(Problem(proc.file, cite.line,
-                               f"le texte de {cite.citation} a changé depuis l'écriture de la procédure {proc.id} "
-                               f"(issue « {rule.outcome} », empreinte {cite.hash}, texte actuel {actual}) ; relisez "
-                               "la décision puis lancez « ruling check --stamp »"))
-    return out
-
-
 # -- stamping ------------------------------------------------------------------------------------
 
 _CITE_TOKEN_RE = re.compile(r"""(?P<q>["']?)(?P<ref>(?:[a-z0-9_-]+:)?[A-Za-z0-9][A-Za-z0-9_.-]*)(?:#[0-9a-f]*)?(?P=q)""")
@@ -264,8 +168,6 @@ def stamp(path=None) -> list[str]:
     """Write or refresh the text hash of every cite in the procedure files, by substitution in the
     `cites` lines only (comments, order, layout and line endings are kept). Every file is read and
     checked before any is written, and each is written atomically. Returns the files changed."""
-    from ruling.decide.procedures import text_hash
-
     root = resolve_root(path)
     kb, _ = parse_kb(root)
     updates = []
@@ -273,11 +175,11 @@ def stamp(path=None) -> list[str]:
         for file in sorted((root / book.id / "procedures").glob("*.yaml")):
             name = str(file.relative_to(root.parent))
             text = _read_procedure(file, name)
-            new = _stamp_text(text, lambda ref, b=book.id: _hash_of(kb, b, ref, text_hash))
+            new = _stamp_text(text, lambda ref, b=book.id: _hash_of(kb, b, ref))
             if new != text:
                 _check_writable(file, name)
                 updates.append((file, name, new))
-    changed = []
+    changed: list[str] = []
     for file, name, new in updates:
         try:
             write_atomic(file, new.encode("utf-8"))
@@ -308,40 +210,13 @@ def _read_procedure(file, name: str) -> str:
 
 def _check_writable(file, name: str) -> None:
     """A read-only procedure is refused before anything is written (even where rename would pass)."""
-    import os
-    import stat
-
     mode = file.stat().st_mode
     if not mode & stat.S_IWUSR or not os.access(file, os.W_OK) or not os.access(file.parent, os.W_OK | os.X_OK):
         raise UserError(f"« {name} » est en lecture seule ; rendez-le modifiable (chmod u+w) puis relancez "
                         "« ruling check --stamp » ; aucune empreinte écrite")
 
 
-def write_atomic(file, data: bytes) -> None:
-    """Replace `file` with `data` through a temporary file in the same folder and os.replace:
-    a full disk or an interruption leaves the old file whole. The file's mode is kept."""
-    import os
-    import stat
-    import tempfile
-
-    mode = stat.S_IMODE(file.stat().st_mode) if file.exists() else 0o644
-    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=f".{file.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, file)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def _hash_of(kb, book: str, ref: str, text_hash) -> str | None:
+def _hash_of(kb, book: str, ref: str) -> str | None:
     clause = kb.find(ref if ":" in ref else f"{book}:{ref}")
     return text_hash(clause.full_text) if clause is not None else None
 

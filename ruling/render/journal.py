@@ -9,6 +9,7 @@ import csv
 import io
 from datetime import datetime
 
+from ruling.decide.engine import answer_text
 from ruling.errors import shown
 
 HEADERS = ["n°", "date et heure", "événement", "table", "joueurs", "livre", "révision", "procédure", "issue",
@@ -30,8 +31,6 @@ def _row(entry) -> list[str]:
 
 def overridden_text(entry) -> str:
     """« precedents=avertissement » for each journal answer the TD overrode."""
-    from ruling.decide.engine import answer_text
-
     return ", ".join(f"{qid}={answer_text(value)}" for qid, value in entry.overridden.items())
 
 
@@ -53,7 +52,8 @@ def table_text(entries: list) -> str:
     def line(values):
         return "  ".join(v.ljust(w) for v, w in zip(values, widths)).rstrip()
 
-    lines, event = [], None
+    lines: list[str] = []
+    event = None
     for entry in entries:
         if entry.event != event:
             event = entry.event

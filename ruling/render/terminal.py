@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import re
 import sys
 
@@ -158,8 +159,6 @@ def guarded_output():
 def discard_pending_output() -> None:
     """After a failed write, point stdout at /dev/null so the interpreter's last flush of what
     is still buffered raises nothing (and sets no exit status of its own)."""
-    import os
-
     try:
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, sys.stdout.fileno())

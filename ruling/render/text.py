@@ -1,11 +1,13 @@
 """Plain-text renderings for the terminal: a clause to read aloud, listings of books.
 
-Only the standard library: `ruling show` must stay fast.
+Only the standard library and the base's model (loaded anyway): `ruling show` must stay fast.
 """
 from __future__ import annotations
 
 import shutil
 import textwrap
+
+from ruling.kb.model import BOOK_KIND_LABELS
 
 
 def _wrap(text: str, indent: str = "", first: str | None = None) -> str:
@@ -69,8 +71,6 @@ def clause_report(kb, clause, color: bool = False) -> str:
 
 def books_listing(kb) -> str:
     """One entry per book: id and title, then its kind, revisions and rule counts (all, normative)."""
-    from ruling.kb.model import BOOK_KIND_LABELS
-
     lines = []
     for b in kb.books:
         revs = ", ".join(r.id + (" (partielle)" if r.partial else "") for r in b.revisions)

@@ -404,7 +404,7 @@ class SitePages:
 
     def redline(self, book, old, new, page: str) -> dict:
         """The changes from one revision to the next, word by word (when ruling.diff.revisions is there)."""
-        view = {"old": self.revision_label(book, old), "new": self.revision_label(book, new),
+        view: dict = {"old": self.revision_label(book, old), "new": self.revision_label(book, new),
                 "old_id": Markup(paths.slug(old.id)), "new_id": Markup(paths.slug(new.id)),
                 "scope": None, "changes": None, "counts": [], "procedures": [], "refs": []}
         key = (book.id, old.id, new.id)
@@ -472,13 +472,13 @@ class SitePages:
         The theme writes nav titles into HTML as they are: each is HTML-escaped here (`_nav_title`)."""
         title = _nav_title
 
-        books = ["livres/index.md"]
+        books: list = ["livres/index.md"]
         for book in self.kb.books:
             entries: list = [paths.book_index(book.id)]
             for ch in book.current.chapters:
                 entries.append({title(self.chapter_heading(ch)): paths.chapter_page(book, book.current, ch)})
             for rev in book.revisions[:-1]:
-                old = [paths.book_index(book.id, rev.id)]
+                old: list = [paths.book_index(book.id, rev.id)]
                 old += [{title(self.chapter_heading(ch)): paths.chapter_page(book, rev, ch)} for ch in rev.chapters]
                 entries.append({title(self.revision_label(book, rev)): old})
             books.append({title(book.title): entries})
