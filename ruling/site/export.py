@@ -117,6 +117,9 @@ def _previous_output(folder: Path) -> list[str]:
     if folder.exists() and not folder.is_dir():
         raise UserError(f"« {folder} » est un fichier, pas un dossier ; indiquez un dossier (il sera créé s'il n'existe pas)")
     if not folder.exists():
+        parent = next((p for p in folder.absolute().parents if p.exists()), None)
+        if parent is not None and not parent.is_dir():
+            raise UserError(f"« {folder} » ne peut pas être créé : « {parent} » est un fichier ; indiquez un dossier")
         return []
     marker = folder / MARKER
     if marker.is_file():

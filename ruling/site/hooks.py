@@ -16,18 +16,13 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from ruling.site import html_hooks, quiet
+from ruling.site import html_hooks
 from ruling.site.build import load_site, read_event_logs
 from ruling.site.export import site_files
-from ruling.site.html_hooks import on_post_page, on_post_template  # noqa: F401  (mkdocs calls them)
+from ruling.site.html_hooks import on_post_page, on_post_template, on_startup  # noqa: F401  (mkdocs calls them)
 
 _state: dict = {}
 log = logging.getLogger("mkdocs.plugins.ruling")
-
-
-def on_startup(command, dirty):
-    """mkdocs' English progress lines (« Building documentation… ») give way to the hook's French ones."""
-    quiet.quiet_mkdocs()
 
 
 def on_config(config):

@@ -2,13 +2,21 @@
 project's mkdocs.yml uses these, and so does the mkdocs.yml that `ruling site DOSSIER` writes.
 
 The offline plugin's search worker from our copy instead of a CDN, the `<title>` escaped again,
-the bundled Mermaid only where a flowchart is drawn, and a 404 page that is styled over file://.
+the bundled Mermaid only where a flowchart is drawn, a 404 page that is styled over file://, and
+mkdocs' English progress lines left out.
 """
 from __future__ import annotations
 
 import posixpath
 
 from ruling.site.build import MERMAID_SCRIPT, OFFLINE_WORKER_SHIM
+
+
+def on_startup(command, dirty):
+    """mkdocs' English progress lines (« Building documentation… ») are dropped (see quiet.py)."""
+    from ruling.site import quiet
+
+    quiet.quiet_mkdocs()
 
 
 def on_config(config):
