@@ -171,7 +171,7 @@ class SitePages:
             return None
         ch, old, anchor = found
         book = self.kb.book(clause.book)
-        previous = f"« {old.title} » ({old.id})"
+        previous = f"{quoted(old.title)} ({old.id})"
         words = typography_marked(ch.words)
         if ch.status == "typography":
             title = "Typographie seulement, depuis l'édition précédente"
@@ -208,7 +208,7 @@ class SitePages:
         counts: dict[str, int] = {}
         for ch in mine:
             counts[ch.status] = counts.get(ch.status, 0) + 1
-        return {"previous": f"« {previous.title} » ({previous.id})",
+        return {"previous": f"{quoted(previous.title)} ({previous.id})",
                 "counts": ", ".join(f"{n} {_count_label(s, n)}" for s, n in counts.items()),
                 "removed": [self.clause_link(ch.old.citation, page) for ch in mine if ch.new is None],
                 "history": link("l'historique du livre", f"historique.md#{revision_anchor(book, previous, rev)}", page)}
@@ -594,7 +594,12 @@ def change_anchor(book, old, new, change) -> str:
 
 def _edition(rev, book) -> str:
     """« Édition actuelle », or « Édition antérieure du chapitre 8 » (v1) for an older one."""
-    return f"« {rev.title} »" + ("" if rev.id == book.current.id else f" ({rev.id})")
+    return quoted(rev.title) + ("" if rev.id == book.current.id else f" ({rev.id})")
+
+
+def quoted(text: str) -> str:
+    """« text », the guillemets held to their words by non-breaking spaces (no line starts with »)."""
+    return f"«\u00a0{text}\u00a0»"
 
 
 def case_status(outcomes_differ: bool, cells: list[dict]) -> str:
