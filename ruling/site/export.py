@@ -67,8 +67,8 @@ def site_files(site, pages_dir: Path | None, with_pdf: bool = True) -> SiteFiles
     out.contents[SEARCH_DATA_SCRIPT] = search_script(site.kb, built_url, site.clause_pages)
     if with_pdf:
         out.contents.update(_printable(site, out.notes))
-    for path in out.contents:
-        out.copies.pop(path, None)  # a generated file wins over a hand-written one of the same name
+    for generated in out.contents:
+        out.copies.pop(generated, None)  # a generated file wins over a hand-written one of the same name
     return out
 
 
@@ -146,7 +146,8 @@ def config_text(config_file: Path, nav: list) -> str:
 
     from ruling.site import html_hooks
 
-    lines, skipping = [], False
+    lines: list[str] = []
+    skipping = False
     for line in config_file.read_text(encoding="utf-8").splitlines():
         top = line[:1] not in ("", " ", "#", "-")
         if top:

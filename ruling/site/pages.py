@@ -464,7 +464,7 @@ class SitePages:
         for name, entries in self.event_logs:
             results = replay(self.kb, entries)
             out.append({"name": md_text(name), "count": len(results), "changed": [{
-                "id": r.entry.id, "when": md_text(r.entry.recorded_at.replace("T", " ")[:16]),
+                "id": r.entry.id, "when": md_text((r.entry.recorded_at or "").replace("T", " ")[:16]),
                 "procedure": self.procedure_link(procs[(r.entry.book, r.entry.procedure)], page)
                 if (r.entry.book, r.entry.procedure) in procs else md_text(f"{r.entry.book}:{r.entry.procedure}"),
                 "outcome": md_text(r.entry.outcome), "changes": md_text(" ; ".join(r.changes)),
@@ -473,7 +473,7 @@ class SitePages:
 
     def redline(self, book, old, new, page: str) -> dict:
         """The changes from one revision to the next, word by word (when ruling.diff.revisions is there)."""
-        view = {"between": Markup(f"entre {md_text(_edition(old, book))} et {md_text(_edition(new, book))}"),
+        view: dict = {"between": Markup(f"entre {md_text(_edition(old, book))} et {md_text(_edition(new, book))}"),
                 "anchor": Markup(revision_anchor(book, old, new)),
                 "scope": None, "changes": None, "counts": [], "procedures": [], "refs": []}
         result = self.diff_of(book, old, new)
@@ -553,13 +553,13 @@ class SitePages:
         The theme writes nav titles into HTML as they are: each is HTML-escaped here (`_nav_title`)."""
         title = _nav_title
 
-        books = ["livres/index.md"]
+        books: list = ["livres/index.md"]
         for book in self.kb.books:
             entries: list = [paths.book_index(book.id)]
             for ch in book.current.chapters:
                 entries.append({title(self.chapter_heading(ch)): paths.chapter_page(book, book.current, ch)})
             for rev in book.revisions[:-1]:
-                old = [paths.book_index(book.id, rev.id)]
+                old: list = [paths.book_index(book.id, rev.id)]
                 old += [{title(self.chapter_heading(ch)): paths.chapter_page(book, rev, ch)} for ch in rev.chapters]
                 entries.append({title(self.revision_label(book, rev)): old})
             books.append({title(book.title): entries})
