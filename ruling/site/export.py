@@ -42,7 +42,7 @@ def built_url(target: str) -> str:
     return f"{path}#{anchor}" if anchor else path
 
 
-def site_files(site, pages_dir: Path | None, with_pdf: bool = True) -> SiteFiles:
+def site_files(site, pages_dir: Path | None) -> SiteFiles:
     """What the published site is made of, for `site` (a `SitePages`) and the hand-written pages in `pages_dir`."""
     from ruling.site.build import DATA_SCRIPT, HOME_MARKERS, questionnaire_script
     from ruling.site.search_index import SEARCH_DATA_SCRIPT, search_script
@@ -65,8 +65,7 @@ def site_files(site, pages_dir: Path | None, with_pdf: bool = True) -> SiteFiles
         out.copies[dest] = Path(src)
     out.contents[DATA_SCRIPT] = questionnaire_script(site, built_url)
     out.contents[SEARCH_DATA_SCRIPT] = search_script(site.kb, built_url, site.clause_pages)
-    if with_pdf:
-        out.contents.update(_printable(site, out.notes))
+    out.contents.update(_printable(site, out.notes))
     for generated in out.contents:
         out.copies.pop(generated, None)  # a generated file wins over a hand-written one of the same name
     return out
