@@ -434,6 +434,27 @@ def compare(ctx, situation, answer_pairs, as_json):
         click.echo(comparison_report(_kb(ctx), result))
 
 
+# -- site: the published site as a folder of Markdown pages, for any engine ----------------------
+
+@cli.command("site")
+@click.argument("folder", metavar="DOSSIER", type=click.Path(file_okay=True, dir_okay=True, path_type=str))
+@click.option("--pages", "pages_dir", metavar="DOSSIER",
+              help="Les pages écrites à la main (accueil, scripts) ; par défaut le site/ du dépôt de la base.")
+@click.pass_context
+def site(ctx, folder, pages_dir):
+    """Écrit le site dans DOSSIER : les pages Markdown et les fichiers (DOSSIER/docs/) et un
+    mkdocs.yml sans hook, à construire avec « mkdocs build -f DOSSIER/mkdocs.yml » (ou Zensical)."""
+    from ruling.site.export import export_site
+
+    written, notes = export_site(folder, ctx.find_root().obj.get("kb_path"), pages_dir)
+    for note in notes:
+        click.echo(note, err=True)
+    pages = sum(1 for p in written if p.endswith(".md"))
+    click.echo(f"Site écrit dans {folder} : {len(written)} fichiers, dont {pages} pages.")
+    if "mkdocs.yml" in written:
+        click.echo(f"Pour le construire : mkdocs build -f {folder}/mkdocs.yml")
+
+
 cli.add_command(journal_command)
 
 

@@ -19,7 +19,8 @@ from ruling.cli import cli
 from conftest import RULEBOOK
 
 EXAMPLES = int(os.environ.get("RULING_FUZZ_EXAMPLES", "400"))
-SLOW = {"check": 15, "export": 15, "diff": 60}  # commands that reread the whole base: fewer examples
+SLOW = {"check": 15, "export": 15, "diff": 60,  # commands that reread the whole base: fewer examples
+        "site": 4}  # renders the whole site (seconds each), into a folder of a private working directory
 COMMANDS = sorted(cli.commands)
 
 
@@ -103,6 +104,8 @@ def test_fuzz_command(name, loaded, runner, tmp_path, monkeypatch):
     # such files once landed in the repository (club, Ð…)
     monkeypatch.chdir(tmp_path)
     command = cli.commands[name]
+    if name == "site":  # its folder argument is written: without the PDFs (slow)
+        monkeypatch.setenv("RULING_NO_PDF", "1")
     words = vocabulary(loaded)
     examples = min(EXAMPLES, SLOW.get(name, EXAMPLES))
 

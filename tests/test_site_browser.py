@@ -431,8 +431,8 @@ def _in_view(page, selector: str) -> bool:
 
 def test_choosing_a_situation_scrolls_to_its_first_question_and_focuses_it(device, server):
     device.goto(server + "questionnaire.html")
-    # a situation far down the list: the last one of a book opened by hand
-    group = device.locator("details.rq-group[data-book='club']")
+    # a situation far down the list: the last one of a book opened by hand (not the house book, open already)
+    group = device.locator("details.rq-group[data-book='tda']")
     group.locator("summary").click()
     last = group.locator("button.rq-procedure").last
     last.scroll_into_view_if_needed()
@@ -507,7 +507,7 @@ def test_the_list_starts_with_the_house_book_grouped_by_book(device, server, kb)
     from ruling.site.build import house_book
 
     house = house_book(kb)
-    assert kb.book(house).kind == "house"
+    assert house == kb.house_book  # rulebook/base.yaml's, the book `ruling ask` proposes first
     device.goto(server + "questionnaire.html")
     books = device.eval_on_selector_all("details.rq-group", "els => els.map(e => [e.dataset.book, e.open])")
     assert books[0] == [house, True]
@@ -558,3 +558,71 @@ def test_old_edition_links_the_current_one(device, server):
     if device.device_name == "phone":
         device.goto(server + "historique.html")
         shot(device, "phone-history.png", full_page=True)
+
+
+# -- pages on a phone: tables, flowcharts, what changed ------------------------------------------------
+
+@pytest.fixture
+def phone(browser):
+    """A touch phone page, 390×844, guarded like `page`."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], locale="fr-FR", has_touch=True, is_mobile=True,
+                                  device_scale_factor=2)
+    yield from _guarded_page(context)
+
+
+@pytest.mark.parametrize("path", ["index.html", "livres/index.html", "procedures/club/flop-irregulier.html",
+                                  "comparaison.html"])
+def test_tables_fit_a_phone(phone, server, path):
+    phone.goto(server + path)
+    phone.wait_for_selector("table[data-stack]")
+    sizes = phone.evaluate("""() => ({
+        page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        cut: [...document.querySelectorAll('.md-typeset table, .md-typeset table td')]
+             .filter(e => e.getBoundingClientRect().right > window.innerWidth + 0.5).length})""")
+    assert sizes == {"page": 0, "cut": 0}  # nothing runs off the screen, inside a table or not
+    if "flop-irregulier" in path:  # the Décision column, whole, with its title
+        decision = phone.locator("table[data-stack] td[data-label='Décision']").first
+        decision.scroll_into_view_if_needed()
+        assert decision.is_visible() and decision.inner_text().startswith("Le flop seul est repris")
+        label = phone.evaluate("""() => getComputedStyle(
+            document.querySelector("table[data-stack] td[data-label='Décision']"), '::before').content""")
+        assert label == '"Décision : "'
+        shot(phone, "phone-decision-table.png")
+
+
+def test_a_flowchart_can_be_enlarged_on_a_phone(phone, server):
+    phone.goto(server + "procedures/club/flop-irregulier.html")
+    phone.wait_for_selector(".ruling-flowchart div.mermaid", timeout=15000)
+    chart = phone.locator(".ruling-flowchart .mermaid")
+    before = chart.bounding_box()["width"]
+    button = phone.locator("button.ruling-zoom")
+    assert button.inner_text() == "Agrandir le logigramme" and button.bounding_box()["height"] >= 44
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true" and button.inner_text() == "Réduire le logigramme"
+    assert chart.bounding_box()["width"] >= 3 * before
+    scroll = phone.evaluate("""() => { const box = document.querySelector('.ruling-flowchart');
+        return [box.scrollWidth > box.clientWidth, document.documentElement.scrollWidth - document.documentElement.clientWidth]; }""")
+    assert scroll == [True, 0]  # the flowchart's box scrolls sideways, the page does not
+    chart.scroll_into_view_if_needed()
+    shot(phone, "phone-flowchart-enlarged.png")
+    button.click()
+    assert abs(chart.bounding_box()["width"] - before) < 1
+
+
+def test_a_changed_rule_says_so_and_its_redline_is_one_tap_away(device, server):
+    device.goto(server + "livres/club/08.html#8-1")
+    box = device.locator("[id='8-1'] ~ details.ruling-change").first
+    summary = box.locator("summary")
+    assert summary.inner_text() == "Modifiée depuis l'édition précédente" and summary.is_visible()
+    assert summary.bounding_box()["height"] >= 30
+    assert not box.locator("del").first.is_visible()
+    summary.click()  # one tap
+    assert box.locator("del").first.is_visible() and box.locator("ins").first.is_visible()
+    if device.device_name == "phone":
+        shot(device, "phone-changed-rule.png")
+    typo = device.locator("[id='8-4'] ~ details.ruling-change").first
+    assert typo.locator("summary").inner_text() == "Typographie seulement, depuis l'édition précédente"
+    box.locator("a", has_text="l'historique du livre").click()
+    device.wait_for_url("**/historique.html#livre-club-v1-v2-8-1")
+    assert device.evaluate("document.querySelector(':target').id") == "livre-club-v1-v2-8-1"
+    assert _in_view(device, ":target")

@@ -103,12 +103,12 @@ def questionnaire_data(site, url_of) -> dict:
 
 
 def house_book(kb) -> str:
-    """The book a player meets first: the base's house rules (kind `house`), else its first book.
-    (`ruling ask` proposes `house_book` of rulebook/base.yaml first; aligning the two is left open.)"""
-    for book in kb.books:
-        if book.kind == "house":
-            return book.id
-    return kb.books[0].id if kb.books else ""
+    """The book a player meets first: the one `ruling ask` proposes first, through the same function
+    (`ruling.decide.questionnaire.house_book`: RULING_BOOK, else `house_book` of rulebook/base.yaml),
+    else the first book."""
+    from ruling.decide.questionnaire import house_book as ask_house_book
+
+    return ask_house_book(kb) or (kb.books[0].id if kb.books else "")
 
 
 def questionnaire_script(site, url_of) -> str:

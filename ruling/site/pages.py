@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from ruling.site import paths
 from ruling.site.escape import md_text, mermaid_label
-from ruling.site.history import redline_html, revision_diff
+from ruling.site.history import redline_html, redline_inline, revision_diff, typography_marked, typography_summary
 from ruling.site.procview import answer_label, figure_names, needs_calculator, procedure_data, readable_decision
 from ruling.site.walk import flowchart_tree
 
@@ -140,7 +140,78 @@ class SitePages:
             "procedures": [self.procedure_link(p, page) for p in procs if p],
             "topics": [self.topic_view(t, page) for t in clause.topics],
             "no_procedure": clause.procedure,
+            "change": self.change_box(clause, page),
         }
+
+    # -- what changed, on the rule's own page ----------------------------------------------------------
+    def diff_of(self, book, old, new):
+        """`ruling.diff.revisions` from `old` to `new`, computed once (pages, home and history share it)."""
+        key = (book.id, old.id, new.id)
+        if key not in self._diffs:
+            self._diffs[key] = revision_diff(self.kb, book, old, new)
+        return self._diffs[key]
+
+    @cached_property
+    def clause_changes(self) -> dict[str, tuple]:
+        """citation of a clause of an edition -> (change, previous revision, history anchor), for
+        every clause that changed since the book's previous edition."""
+        out: dict[str, tuple] = {}
+        for book in self.kb.books:
+            for old, new in zip(book.revisions, book.revisions[1:]):
+                result = self.diff_of(book, old, new)
+                for ch in result.changes if result is not None else []:
+                    if ch.status != "unchanged" and ch.new is not None:
+                        out[ch.new.citation] = (ch, old, change_anchor(book, old, new, ch))
+        return out
+
+    def change_box(self, clause, page: str) -> dict | None:
+        """« Modifiée depuis l'édition précédente » with the redline folded one tap away, or None."""
+        found = self.clause_changes.get(clause.citation)
+        if found is None:
+            return None
+        ch, old, anchor = found
+        book = self.kb.book(clause.book)
+        previous = f"{quoted(old.title)} ({old.id})"
+        words = typography_marked(ch.words)
+        if ch.status == "typography":
+            title = "Typographie seulement, depuis l'édition précédente"
+            detail = f"Le texte ne change pas ; seuls des caractères changent : {typography_summary(ch.words)}."
+        elif ch.status == "renumbered":
+            title = f"Renumérotée depuis l'édition précédente (était {ch.old.label or ch.old.id})"
+            detail = "Son texte a aussi changé." if ch.text_changed else "Son texte ne change pas."
+        elif ch.status == "added":
+            title = "Nouvelle depuis l'édition précédente"
+            detail = f"Cette règle n'existait pas dans l'édition {previous}."
+        else:
+            title = "Modifiée depuis l'édition précédente"
+            detail = f"Barré : le texte de l'édition {previous} ; souligné : le texte actuel."
+        return {"title": title, "detail": detail, "redline": Markup(redline_inline(words)),
+                "kind": Markup("info" if ch.status == "typography" else "warning"),
+                "was": self.clause_link(ch.old.citation, page, "la règle dans l'édition précédente") if ch.old else None,
+                "history": link("l'historique du livre", f"historique.md#{anchor}", page),
+                "book": book.id}
+
+    def chapter_changes(self, book, rev, chapter, page: str) -> dict | None:
+        """What changed in a chapter since the previous edition (counts, removed rules), or None."""
+        previous = book.revisions[book.revisions.index(rev) - 1] if book.revisions.index(rev) > 0 else None
+        if previous is None:
+            return None
+        result = self.diff_of(book, previous, rev)
+        if result is None or (result.scope is not None and chapter.id not in result.scope):
+            return None
+        ids = {c.id for c in chapter.clauses}
+        old_chapter = {c.id for ch in previous.chapters if ch.id == chapter.id for c in ch.clauses}
+        mine = [ch for ch in result.changes if ch.status != "unchanged" and
+                ((ch.new is not None and ch.new.id in ids) or (ch.new is None and ch.old.id in old_chapter))]
+        if not mine:
+            return None
+        counts: dict[str, int] = {}
+        for ch in mine:
+            counts[ch.status] = counts.get(ch.status, 0) + 1
+        return {"previous": f"{quoted(previous.title)} ({previous.id})",
+                "counts": ", ".join(f"{n} {_count_label(s, n)}" for s, n in counts.items()),
+                "removed": [self.clause_link(ch.old.citation, page) for ch in mine if ch.new is None],
+                "history": link("l'historique du livre", f"historique.md#{revision_anchor(book, previous, rev)}", page)}
 
     def chapter_heading(self, chapter) -> str:
         if str(chapter.id).isdigit():
@@ -166,6 +237,7 @@ class SitePages:
                         "chapter.md.j2", page=page, book=book.title, revision=self.revision_label(book, rev),
                         book_link=link(book.title, index, page), older=older is not None,
                         heading=self.chapter_heading(ch), note=ch.note,
+                        changes=self.chapter_changes(book, rev, ch, page),
                         clauses=[self.clause_view(c, page) for c in ch.clauses])
         pages["procedures/index.md"] = self._render("procedures.md.j2", **self.procedures_view("procedures/index.md"))
         for proc in self.procedures:
@@ -351,10 +423,7 @@ class SitePages:
                 decision = row.cells.get(proc.book)
                 cells.append({"book": self.kb.book(proc.book).title, **self.decision_cell(decision, page)})
             label = row.label.split(" — ", 1)[-1]  # "quelle=autre — Une autre carte" -> the French part
-            decided = [c["outcome"] for c in cells]
-            status = ("differs" if row.differs else
-                      "same" if all(decided) and len(set(decided)) == 1 else "open")
-            cases.append({"label": label, "status": status, "cells": cells})
+            cases.append({"label": label, "status": case_status(row.differs, cells), "cells": cells})
         return cases
 
     def decision_cell(self, decision, page: str) -> dict:
@@ -395,7 +464,7 @@ class SitePages:
         for name, entries in self.event_logs:
             results = replay(self.kb, entries)
             out.append({"name": md_text(name), "count": len(results), "changed": [{
-                "id": r.entry.id, "when": md_text(r.entry.recorded_at.replace("T", " ")[:16]),
+                "id": r.entry.id, "when": md_text((r.entry.recorded_at or "").replace("T", " ")[:16]),
                 "procedure": self.procedure_link(procs[(r.entry.book, r.entry.procedure)], page)
                 if (r.entry.book, r.entry.procedure) in procs else md_text(f"{r.entry.book}:{r.entry.procedure}"),
                 "outcome": md_text(r.entry.outcome), "changes": md_text(" ; ".join(r.changes)),
@@ -404,31 +473,43 @@ class SitePages:
 
     def redline(self, book, old, new, page: str) -> dict:
         """The changes from one revision to the next, word by word (when ruling.diff.revisions is there)."""
-        view: dict = {"old": self.revision_label(book, old), "new": self.revision_label(book, new),
-                "old_id": Markup(paths.slug(old.id)), "new_id": Markup(paths.slug(new.id)),
+        view: dict = {"between": Markup(f"entre {md_text(_edition(old, book))} et {md_text(_edition(new, book))}"),
+                "anchor": Markup(revision_anchor(book, old, new)),
                 "scope": None, "changes": None, "counts": [], "procedures": [], "refs": []}
-        key = (book.id, old.id, new.id)
-        if key not in self._diffs:  # the home page and the history page show the same diff
-            self._diffs[key] = revision_diff(self.kb, book, old, new)
-        result = self._diffs[key]
+        result = self.diff_of(book, old, new)
         if result is None:
             return view
         chapters = {ch.id: ch for ch in new.chapters}
-        view["scope"] = [self.chapter_heading(chapters[c]) for c in result.scope if c in chapters] if result.scope else None
-        view["counts"] = [(_STATUS_LABELS.get(s, s) if n == 1 else _STATUS_PLURALS.get(s, s), n)
-                          for s, n in result.counts().items() if n]
+        view["scope"] = [self.scope_name(chapters[c]) for c in result.scope if c in chapters] if result.scope else None
+        view["counts"] = [(_count_label(s, n), n)
+                          for s, n in result.counts().items() if n and s != "unchanged"]
         view["changes"] = [{
             "status": _STATUS_LABELS.get(ch.status, ch.status),
+            "anchor": Markup(change_anchor(book, old, new, ch)),
             "old": self.clause_link(ch.old.citation, page) if ch.old else None,
             "new": self.clause_link(ch.new.citation, page) if ch.new else None,
-            "redline": Markup(redline_html(ch.words)),
+            "detail": typography_summary(ch.words) if ch.status == "typography" else None,
+            "redline": Markup(redline_html(typography_marked(ch.words))),
         } for ch in result.changes if ch.status != "unchanged"]
-        procs = {(p["book"], p["id"]): p for p in self.procedures}
-        view["procedures"] = [{"link": self.procedure_link(procs[(i["book"], i["procedure"])], page)
-                               if (i["book"], i["procedure"]) in procs else md_text(i["procedure"]),
-                               "message": i["message"]} for i in result.impact.get("procedures", [])]
+        view["procedures"] = self.procedures_to_review(result.impact.get("procedures", []), page)
         view["refs"] = [i["message"] for i in result.impact.get("refs", [])]
         return view
+
+    def scope_name(self, chapter) -> str:
+        """« le chapitre 8 — LES BLINDS… » for a sentence: no capital, no trailing colon."""
+        heading = self.chapter_heading(chapter).rstrip(" :;,.")
+        return "le c" + heading[1:] if heading.startswith("Chapitre ") else heading
+
+    def procedures_to_review(self, impacts: list[dict], page: str) -> list[dict]:
+        """Each procedure citing a changed clause, once, with the reasons (one per clause)."""
+        procs = {(p["book"], p["id"]): p for p in self.procedures}
+        grouped: dict[tuple, list[str]] = {}
+        for item in impacts:
+            reasons = grouped.setdefault((item["book"], item["procedure"]), [])
+            if item["message"] not in reasons:
+                reasons.append(item["message"])
+        return [{"link": self.procedure_link(procs[key], page) if key in procs else md_text(key[1]),
+                 "message": " ; ".join(reasons)} for key, reasons in grouped.items()]
 
     # -- glossary, documents ----------------------------------------------------------------------
     def glossary_view(self, page: str) -> dict:
@@ -500,6 +581,38 @@ class SitePages:
         ]
 
 
+def revision_anchor(book, old, new) -> str:
+    return f"livre-{paths.slug(book.id)}-{paths.slug(old.id)}-{paths.slug(new.id)}"
+
+
+def change_anchor(book, old, new, change) -> str:
+    """The anchor of one change on the history page: the clause's new number, or its old one if removed."""
+    clause = change.new or change.old
+    gone = "-supprimee" if change.new is None else ""
+    return f"{revision_anchor(book, old, new)}-{paths.slug(clause.id)}{gone}"
+
+
+def _edition(rev, book) -> str:
+    """« Édition actuelle », or « Édition antérieure du chapitre 8 » (v1) for an older one."""
+    return quoted(rev.title) + ("" if rev.id == book.current.id else f" ({rev.id})")
+
+
+def quoted(text: str) -> str:
+    """« text », the guillemets held to their words by non-breaking spaces (no line starts with »)."""
+    return f"«\u00a0{text}\u00a0»"
+
+
+def case_status(outcomes_differ: bool, cells: list[dict]) -> str:
+    """« differs », « same » or « open » for one case of the comparison. Two books may name their
+    outcome alike (`collusion-sanctionnee`) and still rule differently: « same » only when every
+    book decided and the decisions read the same, whitespace aside."""
+    if outcomes_differ:
+        return "differs"
+    if not all(c["outcome"] for c in cells):
+        return "open"
+    return "same" if len({" ".join(c["text"].split()) for c in cells}) == 1 else "differs"
+
+
 def _nav_title(text: str):
     """A nav title escaped for HTML text and double-quoted attributes, as `Markup` so that the
     theme's own `| e` (in aria-label) does not escape it twice; apostrophes stay as typed."""
@@ -519,7 +632,14 @@ def _sort_key(term: str) -> str:
 from ruling.kb.model import BOOK_KIND_LABELS as _KIND_LABELS  # noqa: E402  (shared with `ruling list`)
 
 _ORIGINS = {"procedure": "", "context": "contexte du livre", "calculator": "entrée du calcul"}
-_STATUS_PLURALS = {"unchanged": "inchangées", "typography": "typographie", "modified": "modifiées",
+_STATUS_PLURALS = {"unchanged": "inchangées", "typography": "en typographie seulement", "modified": "modifiées",
                    "renumbered": "renumérotées", "added": "ajoutées", "removed": "supprimées"}
-_STATUS_LABELS = {"unchanged": "inchangée", "typography": "typographie", "modified": "modifiée",
+_STATUS_LABELS = {"unchanged": "inchangée", "typography": "typographie seulement", "modified": "modifiée",
                   "renumbered": "renumérotée", "added": "ajoutée", "removed": "supprimée"}
+
+
+def _count_label(status: str, n: int) -> str:
+    """« 1 modifiée », « 3 modifiées », « 3 en typographie seulement »."""
+    if status == "typography":
+        return _STATUS_PLURALS[status]
+    return _STATUS_LABELS.get(status, status) if n == 1 else _STATUS_PLURALS.get(status, status)

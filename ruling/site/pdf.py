@@ -122,7 +122,7 @@ def book_html(kb, book, date: str) -> str:
 
 def changes_html(kb, book, date: str) -> str | None:
     """One page: what the latest revision of `book` changed (None when the book has one edition)."""
-    from ruling.site.history import redline_html, revision_diff
+    from ruling.site.history import redline_html, revision_diff, typography_marked
 
     old = book.previous()
     if old is None:
@@ -147,7 +147,7 @@ def changes_html(kb, book, date: str) -> str | None:
             number = f"{_number(change.old)} → {_number(change.new)}"
         out.append(f'<div class="change"><strong>{escape(number)}</strong> '
                    f'{escape(clause.title or "")} — <em>{escape(labels.get(change.status, change.status))}</em>'
-                   f"{redline_html(change.words)}</div>")
+                   f"{redline_html(typography_marked(change.words))}</div>")
         shown += 1
     if not shown:
         out.append("<p>Aucune règle n'a changé.</p>")
