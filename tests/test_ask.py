@@ -25,14 +25,15 @@ def test_flop_with_four_cards(run):
     assert "Pour rejouer : ruling decide flop-irregulier --book club -a defaut=quatre-cartes -a ordre-connu=oui" in out
 
 
-def test_minimum_raise_with_default_big_blind_and_a_wrong_answer(run):
-    typed = "relance minimum tapis\n1\n1\n3\nx\n2\n\n200, 290\n"
+def test_minimum_raise_with_a_wrong_answer_and_no_big_blind_proposed(run):
+    typed = "relance minimum tapis\n1\n1\n3\nx\n2\n\n100\n200, 290\n"
     result = run("ask", "--book", "club", input=typed)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Réponse « 3 » invalide pour la question « tour »" in out and "recommencez" in out
     assert "Réponse « x » invalide" in out
-    assert "Montant en jetons [100]:" in out
+    # no figure of the event is proposed: Enter is refused, the TD types the big blind
+    assert "Montant en jetons [" not in out and "Une réponse est nécessaire : un nombre entier de jetons" in out
     assert "minimum 490 au total" in out
     assert "ex : ouverture à 200, tapis à 290, relance minimum à 490 (total)." in out.replace("\n", " ")
     assert "-a grosse-blind=100 -a mises=200,290" in out

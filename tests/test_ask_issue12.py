@@ -149,7 +149,7 @@ def test_decide_with_question_mark_answer(run):
 
 def test_words_of_the_description_pre_answer_choices_and_amounts(run):
     result = run("ask", "--book", "club", "ouverture", "200", "tapis", "290", "relance", "minimum", "apres", "flop",
-                 input="\n\n\n\n\n")
+                 input="\n\n\n100\n\n")
     out = result.output
     assert result.exit_code == 0
     assert "  D'après vos mots : Au flop, à la turn ou à la river (Entrée pour confirmer, ou répondez autrement)" in out
@@ -160,7 +160,7 @@ def test_words_of_the_description_pre_answer_choices_and_amounts(run):
 
 def test_a_pre_answer_can_be_changed(run):
     result = run("ask", "--book", "club", "ouverture", "200", "tapis", "290", "relance", "minimum", "apres", "flop",
-                 input="\n\n1\n\n300\n")
+                 input="\n\n1\n100\n300\n")
     assert result.exit_code == 0
     assert "-a tour=avant-flop -a grosse-blind=100 -a mises=300" in result.output
 
@@ -172,7 +172,7 @@ def test_words_pre_answer_a_negated_choice(run):
 
 def test_thousands_in_the_description_are_one_amount(run):
     result = run("ask", "--book", "club", "relance", "minimum", "ouverture", "2 500", "apres", "flop",
-                 input="\n1\n\n\n")
+                 input="\n1\n\n100\n")
     assert "  D'après vos mots : 2500 (Entrée" in result.output
 
 
@@ -188,7 +188,7 @@ def test_clock_just_called_gives_what_happens_next(run):
 def test_short_all_in_says_what_the_opener_and_the_players_behind_may_do(run):
     # « ouverture 200, tapis 290 », after the flop: the opener may only call, players behind may raise to 490
     result = run("ask", "--book", "club", "ouverture", "200", "tapis", "290", "apres", "flop", "peut", "il",
-                 "sur-relancer", input="1\n2\nn\n\n\n\n200\n")  # n: not the big blind who has only posted
+                 "sur-relancer", input="1\n2\nn\n\n100\n\n200\n")  # n: not the big blind who has only posted
     out = result.output
     assert result.exit_code == 0, out
     assert "il ne peut que suivre 290 ou passer. Les joueurs placés après, qui n'ont pas encore agi, peuvent " \

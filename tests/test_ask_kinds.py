@@ -146,7 +146,7 @@ def test_a_list_echoes_what_was_read_and_refuses_the_ambiguous(run):
 
 
 def test_ranks_have_their_own_prompt(run):
-    typed = "o\n500, 1 000, 1 000\n1, 2, 2\n\n"
+    typed = "o\n500, 1 000, 1 000\n1, 2, 2\n25\n"
     result = run("ask", "partage-du-pot", "--book", "club", input=typed)
     assert result.exit_code == 0, result.output
     assert "Rangs, séparés par des virgules (1 = meilleure main, 0 = couché):" in result.output
@@ -167,7 +167,7 @@ def test_check_refuses_an_unknown_kind_and_a_kind_against_its_type(run, kb_copy)
 
 # -- the chip race with its cards -----------------------------------------------------------------------
 
-CARDS_TYPED = "\n\n\no\no\n\n\n3, 2, 1, 5\n1 000, 0, 0, 500\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
+CARDS_TYPED = "\n\n\no\no\n25\n100\n3, 2, 1, 5\n1 000, 0, 0, 500\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
 
 
 def test_chip_race_classic_with_the_cards_says_who_wins_which_chip(run):
@@ -193,7 +193,7 @@ def test_chip_race_replay_gives_the_same_winners(run):
 
 
 def test_chip_race_with_the_wrong_number_of_cards_asks_the_figures_again(run):
-    typed = CARDS_TYPED.replace("Td, Qh\n", "Td\n") + "\n\n3, 2, 1, 5\n1 000, 0, 0, 500\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
+    typed = CARDS_TYPED.replace("Td, Qh\n", "Td\n") + "25\n100\n3, 2, 1, 5\n1 000, 0, 0, 500\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
     result = run("ask", "--book", "club", "chip", "race", "classique", input=typed)
     assert result.exit_code == 0, result.output
     assert "il faut une carte par jeton supplémentaire : 7 jeton(s) en course mais 6 carte(s) tapée(s)" in result.output

@@ -12,6 +12,11 @@ from dataclasses import dataclass
 
 AMOUNT_RE = re.compile(r"(?<![\d,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+")
 WINDOW = 2  # words allowed between the words of a key phrase
+# A word right after one of these is negated: « sans parler » does not say « parler »; and the word
+# a negation governs follows it closely (« sans carte brûlée » is « sans brûlée », but « sans
+# brûlée, on connaît l'ordre » is not « sans ordre »).
+NEGATED_WINDOW = 1
+NEGATIONS = frozenset({"sans", "pas", "ne", "non", "jamais", "aucun", "aucune", "ni"})
 
 
 @dataclass
@@ -32,15 +37,18 @@ def _terms(text: str) -> list[str]:
 
 
 def _occurs(phrase: list[str], described: list[str]) -> bool:
-    """The terms of `phrase` appear in `described` in order, at most WINDOW terms apart."""
+    """The terms of `phrase` appear in `described` in order, at most WINDOW terms apart; a term a
+    negation governs must follow it within NEGATED_WINDOW, and a negated term is not the phrase's."""
     if not phrase:
         return False
     for start, term in enumerate(described):
         if term != phrase[0]:
             continue
+        if start and described[start - 1] in NEGATIONS and phrase[0] not in NEGATIONS:
+            continue  # « sans parler » is not « parler »
         at, ok = start, True
-        for wanted in phrase[1:]:
-            window = described[at + 1: at + 2 + WINDOW]
+        for previous, wanted in zip(phrase, phrase[1:]):
+            window = described[at + 1: at + 2 + (NEGATED_WINDOW if previous in NEGATIONS else WINDOW)]
             if wanted not in window:
                 ok = False
                 break
@@ -92,8 +100,29 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
             _, value, word = found[0]
             return FromWords(question.id, value, word)
         return None
+    if question.type == "amount":
+        return _named_figure(question, _terms(description))
     if question.type == "amounts" and not amounts_taken:
         amounts = [int(re.sub(r"\D", "", m)) for m in AMOUNT_RE.findall(description)]
-        if amounts:
+        # proposed only when they rise (successive totals do): « 800 sur 500 » names a bet and what it
+        # faced, and a list the words do not put in order is typed by the TD, never guessed
+        if amounts and all(a < b for a, b in zip(amounts, amounts[1:])):
             return FromWords(question.id, amounts, ", ".join(map(str, amounts)))
+    return None
+
+
+def _named_figure(question, described: list[str]) -> FromWords | None:
+    """A figure the words give by its name, next to it: « 2 tours » for `tours`, « grosse blind 200 »
+    for `grosse-blind`; none when the name is absent or two different figures go with it."""
+    name = _terms(question.id.replace("-", " "))
+    found = set()
+    for start in range(len(described) - len(name) + 1):
+        if described[start:start + len(name)] != name:
+            continue
+        for at in (start - 1, start + len(name)):
+            if 0 <= at < len(described) and described[at].isdigit():
+                found.add(int(described[at]))
+    if len(found) == 1:
+        value = found.pop()
+        return FromWords(question.id, value, str(value))
     return None
