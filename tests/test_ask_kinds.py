@@ -366,3 +366,17 @@ def test_no_bet_to_call_is_never_asked_as_an_amount(run):
     assert result.exit_code == 0, result.output
     assert "Montant en jetons (« aucun » si aucun):" in result.output and "[0]" not in result.output
     assert "vaut un simple suivi de 200 ; la monnaie (300)" in result.output
+
+
+def test_i_dont_know_groups_equal_decisions_quotes_the_rules_and_gives_the_replay(run):
+    result = run("decide", "fausse-donne", "--book", "club", "-a", "volontaire=non", "-a", "cause=?",
+                 "-a", "deux-mises=oui", "-a", "aberration=?")
+    out = result.output
+    assert result.exit_code == 0, out
+    # the two answers of « aberration » for a lone extra card decide the same: one entry, not two
+    assert out.count("→ Ce n'est pas une fausse donne ; la carte en trop est reprise au petit blind") == 1
+    assert "• Si l'un de ces cas :" in out
+    # the rules to read at the table, each once
+    assert out.count("club:2-17  [") == 1 and "Aucune fausse donne ne peut être annoncée sur un acte volontaire" in out
+    assert "Pour rejouer : ruling decide fausse-donne --book club -a volontaire=non -a deux-mises=oui " \
+           "-a 'cause=?' -a 'aberration=?'" in out

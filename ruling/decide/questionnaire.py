@@ -429,7 +429,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                     possible = branches(kb, proc, values, unknown)
                     if possible.decided:
                         click.echo("")
-                        click.echo(branches_report(proc, possible))
+                        click.echo(branches_report(proc, possible, kb, values, full))
                         return None  # no single decision: nothing to record
                     question = possible.next_question()
                 else:

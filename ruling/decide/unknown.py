@@ -12,7 +12,7 @@ from itertools import product
 
 import click
 
-from ruling.decide.engine import decide_procedure, find_procedure, normalise_answers
+from ruling.decide.engine import _shell, answer_text, decide_procedure, find_procedure, normalise_answers
 from ruling.errors import UserError
 
 UNKNOWN_WORDS = {"?", "je ne sais pas", "jsp", "ne sais pas", "inconnu", "inconnue", "sais pas"}
@@ -60,20 +60,65 @@ def branches(kb, procedure, values: dict, unknown: list) -> Branches:
     return result
 
 
-def branches_report(procedure, result: Branches) -> str:
-    """The decisions side by side, by the unknown answers they assume."""
-    texts = {d.decision for _, d in result.cases}
+def branches_report(procedure, result: Branches, kb=None, known: dict | None = None, full: bool = False) -> str:
+    """The decisions side by side, by the unknown answers they assume: cases that decide the same
+    are one entry; then (with `kb`) each cited rule once, to read at the table, and (with `known`)
+    the command that gives this report again."""
     names = " et ".join(f"« {q.text} »" for q in result.unknown)
-    if len(texts) == 1:
-        _, decision = result.cases[0]
-        return (f"Quelle que soit la réponse à {names}, la décision est la même :\n{decision.decision}\n"
-                f"({', '.join(c.citation for c in decision.citations)})")
-    lines = [f"Réponse inconnue à {names} : voici la décision dans chaque cas."]
+    groups: dict[str, tuple] = {}  # decision text -> (decision, [conditions]), in the order met
     for assumed, decision in result.cases:
         when = " ; ".join(procedure.question(qid).label(v) for qid, v in assumed.items())
-        cites = ", ".join(c.citation for c in decision.citations)
-        lines += ["", f"• Si : {when}", f"  → {decision.decision} ({cites})"]
+        groups.setdefault(decision.decision or "", (decision, []))[1].append(when)
+    if len(groups) == 1:
+        decision = result.cases[0][1]
+        lines = [f"Quelle que soit la réponse à {names}, la décision est la même :", decision.decision or "",
+                 f"({', '.join(c.citation for c in decision.citations)})"]
+    else:
+        lines = [f"Réponse inconnue à {names} : voici la décision dans chaque cas."]
+        for text, (decision, conditions) in groups.items():
+            lines.append("")
+            if len(conditions) == 1:
+                lines.append(f"• Si : {conditions[0]}")
+            else:
+                lines.append("• Si l'un de ces cas :")
+                lines += [f"    – {when}" for when in conditions]
+            lines.append(f"  → {text} ({', '.join(c.citation for c in decision.citations)})")
+    if kb is not None:
+        lines += ["", *_cited_texts(kb, result, full)]
+    if known is not None:
+        parts = ["ruling", "decide", procedure.id, "--book", procedure.book]
+        parts += [w for qid, v in known.items() for w in ("-a", _shell(f"{qid}={answer_text(v)}"))]
+        parts += [w for q in result.unknown for w in ("-a", _shell(f"{q.id}=?"))]
+        lines.append("Pour rejouer : " + " ".join(parts))
     return "\n".join(lines)
+
+
+def _cited_texts(kb, result: Branches, full: bool) -> list[str]:
+    """Each rule the cases cite, once, verbatim (a long one cut to its key sentence unless `full`)."""
+    # upward (decide → render), as the questionnaire's decision report; the questionnaire: a cycle
+    from ruling.decide.questionnaire import LONG_CLAUSE_CHARS, key_sentence
+    from ruling.render.text import clause_body, clause_heading
+
+    said = " ".join(d.decision or "" for _, d in result.cases)
+    seen: set = set()
+    out: list[str] = []
+    for _, decision in result.cases:
+        for clause in decision.citations:
+            if clause.citation in seen:
+                continue
+            seen.add(clause.citation)
+            out.append(clause_heading(kb, clause))
+            if clause.title:
+                out.append(clause.title)
+            body = clause_body(clause)
+            if full or len(body) <= LONG_CLAUSE_CHARS:
+                out.append(body)
+            else:
+                out.append(f"« … {key_sentence(body, said)} … »")
+                out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
+                           f"ou ruling show {clause.citation})")
+            out.append("")
+    return out
 
 
 def is_unknown(raw) -> bool:
@@ -114,7 +159,7 @@ def decide_unknown(ctx, kb, book, procedure_id: str, answers: dict, profile: dic
             data["missing"] = [result.next_question().to_json()]
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     elif result.decided:
-        click.echo(branches_report(procedure, result))
+        click.echo(branches_report(procedure, result, kb, known, full=True))
     if not result.decided:
         question = result.next_question()
         if not as_json:
