@@ -193,3 +193,10 @@ def test_short_all_in_says_what_the_opener_and_the_players_behind_may_do(run):
     assert result.exit_code == 0, out
     assert "il ne peut que suivre 290 ou passer. Les joueurs placés après, qui n'ont pas encore agi, peuvent " \
            "suivre 290 ou sur-relancer, au minimum à 490 au total." in out
+
+
+def test_a_decision_drawn_from_two_sentences_shows_both(run):
+    # TD trial: the direct suspension of 15-1 was cut away, the sentence on who judges was shown alone
+    out = run("ask", "--book", "club", "sanction", "directe", "faute", "grave", input="\n1\no\n").output
+    assert "seul habilité à juger du caractère volontaire" in out
+    assert "peut directement suspendre un joueur ou le disqualifier" in out.replace("\n", " ")

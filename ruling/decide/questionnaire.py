@@ -181,11 +181,22 @@ def procedures_listing(procedures: list) -> str:
 LONG_CLAUSE_CHARS = 500  # longer cited texts are cut to their key sentence unless --full
 
 
+KEY_SENTENCES = 3  # at most this many sentences of a long clause shown with the decision
+
+
 def key_sentence(text: str, decision: str) -> str:
-    """The sentence of a clause sharing the most words with the decision (ties: the first)."""
+    """The sentences of a clause the decision rests on, in the clause's order: the one sharing the
+    most words with the decision, and those sharing at least half as many (at least two words), so
+    that a decision drawn from two sentences shows both."""
     sentences = [x.strip() for x in re.split(r"(?<=[.;!?])\s+", text) if x.strip()]
+    if not sentences:
+        return text
     wanted = set(re.findall(r"\w{4,}", fold(decision)))
-    return max(sentences, key=lambda x: len(wanted & set(re.findall(r"\w{4,}", fold(x)))), default=text)
+    shared = [len(wanted & set(re.findall(r"\w{4,}", fold(x)))) for x in sentences]
+    best = max(shared)
+    keep = sorted(sorted(range(len(sentences)), key=lambda i: -shared[i])[:KEY_SENTENCES])
+    keep = [i for i in keep if i == shared.index(best) or (shared[i] >= 2 and 2 * shared[i] >= best)]
+    return " … ".join(sentences[i] for i in keep)
 
 
 def decision_report(kb, decision: Decision, color: bool = False, full: bool = True) -> str:
