@@ -44,6 +44,8 @@ def test_amounts_refused_by_the_calculator_are_asked_again(run):
     result = run("ask", "relance", "minimum", "--book", "club", input=typed)
     assert result.exit_code == 0, result.output
     assert "les montants des mises doivent croître" in result.output and "reprenons les chiffres du calcul" in result.output
+    # the case kept is said: a refusal may come from a wrong case rather than from the figures
+    assert "(réponses gardées : Le montant minimum pour ouvrir ou relancer ; Au flop, à la turn ou à la river ;" in result.output
     assert "minimum 490 au total" in result.output
 
 

@@ -451,8 +451,11 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
             except StaleCitationError:  # a refused decision: no amount would change it
                 raise
             except CalculatorError as e:  # the calculator refuses the figures: ask them again
-                click.echo(f"{e} ; reprenons les chiffres du calcul.")
                 values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
+                kept = " ; ".join(proc.question(k).label(v) for k, v in values.items() if proc.question(k).origin != "context")
+                click.echo(f"{e} ; reprenons les chiffres du calcul.")
+                if kept:  # the refusal may come from a wrong case, not from the figures: say which was chosen
+                    click.echo(f"  (réponses gardées : {kept} ; si l'une est fausse, Ctrl-C puis relancez la question)")
                 continue
             suggested = recall(kb, proc, question) if recall is not None else None
             if suggested is None:  # what the description already says
