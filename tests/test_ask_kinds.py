@@ -205,7 +205,9 @@ def test_chip_race_without_figures_states_the_rule_and_offers_the_computation(ru
     out = result.output
     assert "Je ne sais pas : compté comme « non »." in out
     assert "à valeur égale, l'ordre est pique, cœur, carreau, trèfle" in out
-    assert "Pour le calcul exact (cartes à donner, puis qui gagne quel jeton) : ruling decide chip-race" in out
+    assert "Pour le calcul exact (cartes à donner, puis qui gagne quel jeton), reprenez avec les chiffres" in out
+    assert "Pour le calcul exact, avec les chiffres : ruling decide chip-race --book club -a moment=chip-race " \
+           "-a methode=classique -a chiffres=oui" in out
     assert "Montant" not in out and "Nombres" not in out  # no figure asked
 
 

@@ -247,6 +247,7 @@ def test_side_pots_are_computed_in_the_browser(page, server, kb):
     page.locator("button.rq-choice").filter(has_text="Oui").click()  # the TD has the figures
     page.fill("input[name='engagements']", "500, 1000, 1000")
     page.fill("input[name='classement']", "1, 2, 1")
+    page.fill("input[name='plus-petit-jeton']", "25")  # a figure of the event: never proposed
     page.locator("button.rq-calculate").click()
     expected = decide(kb, "club", "partage-du-pot", {"engagements": [500, 1000, 1000], "classement": [1, 2, 1],
                                                      "plus-petit-jeton": 25}).decision

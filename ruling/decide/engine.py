@@ -155,12 +155,19 @@ class Decision:
         """The reading of silent text this decision rests on, or None."""
         return self.rule.interpretation_for(self.figures.get("cas")) if self.rule is not None and self.decided else None
 
-    def replay_command(self) -> str:
-        """The one-line `ruling decide …` that gives this decision again."""
+    def replay_command(self, changed: dict | None = None) -> str:
+        """The one-line `ruling decide …` that gives this decision again (with `changed` answers)."""
         parts = ["ruling", "decide", self.procedure.id, "--book", self.book]
-        for qid, value in self.answers.items():
+        for qid, value in {**self.answers, **(changed or {})}.items():
             parts += ["-a", _shell(f"{qid}={answer_text(value)}")]
         return " ".join(parts)
+
+    def figures_command(self) -> str | None:
+        """Where the TD said he has no figures (an `asks_for_figures` question answered non), the
+        command that asks them: the same answers with that one turned to oui."""
+        declined = {qid: True for qid, value in self.answers.items()
+                    if value is False and getattr(self.procedure.question(qid), "asks_for_figures", False)}
+        return self.replay_command(declined) if declined else None
 
 
 def answer_text(value) -> str:

@@ -225,6 +225,9 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
             out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
                        f"ou ruling show {clause.citation})")
         out.append("")
+    exact = decision.figures_command()
+    if exact is not None:
+        out.append("Pour le calcul exact, avec les chiffres : " + exact)
     out.append("Pour rejouer : " + decision.replay_command())
     return "\n".join(out)
 
