@@ -151,6 +151,7 @@ def cross_validate(kb, specs: list[str], failures: list | None = None) -> None:
         row = []
         for setting in settings:
             old = apply_setting(setting)
+            index.forget_searchers()
             row.append(fold_recall(index, fold, failures if len(settings) == 1 else None))
             apply_setting(old)
         scores.append(row)

@@ -244,6 +244,12 @@ class SearchIndex:
             self._searchers[key] = self.ix.searcher(weighting=weighting(self.lexicon, house, book, kind))
         return self._searchers[key]
 
+    def forget_searchers(self) -> None:
+        """Drop the searchers opened for a house book or a filter: their weighting holds the
+        ranking constants read when they opened (a benchmark that changes them calls this)."""
+        for key in [k for k in self._searchers if k != (None, None, None)]:
+            self._searchers.pop(key).close()
+
     def close(self) -> None:
         for s in self._searchers.values():
             try:

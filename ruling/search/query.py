@@ -186,6 +186,7 @@ class QueryPlan:
                              and not (span > 1 and set(v) <= set(typed_terms))]
             if span == 1 and not index.knows(stems[i]):
                 variants += word_concept(i)[1:]
+            variants += _loose_words(variants, typed_terms, weight, index)
             add(variants)
             if span > 1:  # the words of a phrase also count one by one, a little
                 for j in range(i, i + span):
@@ -195,6 +196,18 @@ class QueryPlan:
         if len(concepts) > LONG_QUERY_CONCEPTS:  # pasted text: its rarest words, no phrases
             concepts, pairs = _rarest(concepts, index), []
         return cls(concepts, pairs, numbers)
+
+
+def _loose_words(variants, typed_terms, weight: float, index) -> list:
+    """The indexed words of the concept's many-word phrasings, each alone (LOOSE_WORD_WEIGHT),
+    leaving out the typed words and the words that already are an alternative."""
+    if not ranking.LOOSE_WORD_WEIGHT:
+        return []
+    have = {v[0] for v, _ in variants if len(v) == 1} | set(typed_terms)
+    loose: list[str] = []
+    for v, _ in variants:
+        loose += [t for t in v if len(v) > 1 and t not in have and t not in loose and index.knows(t)]
+    return [((t,), weight * ranking.LOOSE_WORD_WEIGHT * index.rarity_cap(typed_terms, (t,))) for t in loose]
 
 
 def _rarest(concepts: list[Concept], index) -> list[Concept]:

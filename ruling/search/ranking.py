@@ -30,6 +30,10 @@ FUZZY_WEIGHT = 0.8
 PAIR_WEIGHT = 1.0  # two typed words found side by side (within PAIR_SLOP) earn a bonus
 PAIR_SLOP = 3
 PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") also counts alone
+#: The words of a many-word glossary phrasing also count one by one, times this: a rule
+#: rarely says an equivalent word for word ("show one show all" is « montré à une personne,
+#: doit l'être à tous »). 0 switches it off.
+LOOSE_WORD_WEIGHT = 0.0
 #: BM25F's parameters (whoosh's defaults), stated so another client can use the same.
 BM25_B, BM25_K1 = 0.75, 1.2
 
@@ -40,6 +44,7 @@ def ranking_data() -> dict:
             "number_boost": NUMBER_BOOST, "synonym_weight": SYNONYM_WEIGHT,
             "synonym_weight_unknown": SYNONYM_WEIGHT_UNKNOWN, "fuzzy_weight": FUZZY_WEIGHT,
             "pair_weight": PAIR_WEIGHT, "pair_slop": PAIR_SLOP, "phrase_word_weight": PHRASE_WORD_WEIGHT,
+            "loose_word_weight": LOOSE_WORD_WEIGHT,
             "bm25": {"B": BM25_B, "K1": BM25_K1, "idf_field": "all"}}
 
 

@@ -124,6 +124,22 @@
     return best;
   };
 
+  // The indexed words of the concept's many-word phrasings, each alone (ranking.LOOSE_WORD_WEIGHT),
+  // leaving out the typed words and the words that already are an alternative (query._loose_words).
+  Engine.prototype.looseWords = function (variants, typedTerms, weight) {
+    var p = this.params, self = this;
+    if (!p.loose_word_weight) { return []; }
+    var have = new Set(typedTerms), loose = [];
+    variants.forEach(function (v) { if (v[0].length === 1) { have.add(v[0][0]); } });
+    variants.forEach(function (v) {
+      if (v[0].length < 2) { return; }
+      v[0].forEach(function (t) {
+        if (!have.has(t) && loose.indexOf(t) < 0 && self.knows(t)) { loose.push(t); }
+      });
+    });
+    return loose.map(function (t) { return [[t], weight * p.loose_word_weight * self.rarityCap(typedTerms, [t])]; });
+  };
+
   Engine.prototype.rarityCap = function (typed, synonym) {
     var a = this.rarity(typed), b = this.rarity(synonym);
     return (!a || !b || b <= a) ? 1 : a / b;
@@ -234,6 +250,7 @@
         });
       });
       if (span === 1 && !this.knows(stems[i])) { variants = variants.concat(wordConcept(i, 1).slice(1)); }
+      variants = variants.concat(this.looseWords(variants, typedTerms, weight));
       add(variants);
       if (span > 1) {
         for (var j = i; j < i + span; j++) { add(wordConcept(j, p.phrase_word_weight)); }
