@@ -98,6 +98,7 @@ class Concept:
 
 
 NUMBER_RE = re.compile(r"^[a-z0-9@:._-]*\d[a-z0-9@:._-]*$")
+ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:[:-][a-z0-9]+)+$")
 NUMBER_PUNCTUATION = "\"'«»“”()[]{}<>,;!?"
 
 
@@ -127,7 +128,9 @@ class QueryPlan:
         numbers, named = [], []
         for m in list(re.finditer(r"\S+", query))[:MAX_CONCEPTS]:
             raw = m.group().lower().strip(NUMBER_PUNCTUATION)
-            if raw and len(raw) <= 40 and NUMBER_RE.match(raw):
+            # a number ("9-13"), or an id written with a dash or colon that names an entry
+            # ("flop-irregulier", a procedure): that entry, not its words
+            if raw and len(raw) <= 40 and (NUMBER_RE.match(raw) or (ID_RE.match(raw) and index.knows_number(raw))):
                 if raw not in numbers:
                     numbers.append(raw)
                 if index.knows_number(raw):
@@ -186,7 +189,6 @@ class QueryPlan:
                              and not (span > 1 and set(v) <= set(typed_terms))]
             if span == 1 and not index.knows(stems[i]):
                 variants += word_concept(i)[1:]
-            variants += _loose_words(variants, typed_terms, weight, index)
             add(variants)
             if span > 1:  # the words of a phrase also count one by one, a little
                 for j in range(i, i + span):
@@ -196,18 +198,6 @@ class QueryPlan:
         if len(concepts) > LONG_QUERY_CONCEPTS:  # pasted text: its rarest words, no phrases
             concepts, pairs = _rarest(concepts, index), []
         return cls(concepts, pairs, numbers)
-
-
-def _loose_words(variants, typed_terms, weight: float, index) -> list:
-    """The indexed words of the concept's many-word phrasings, each alone (LOOSE_WORD_WEIGHT),
-    leaving out the typed words and the words that already are an alternative."""
-    if not ranking.LOOSE_WORD_WEIGHT:
-        return []
-    have = {v[0] for v, _ in variants if len(v) == 1} | set(typed_terms)
-    loose: list[str] = []
-    for v, _ in variants:
-        loose += [t for t in v if len(v) > 1 and t not in have and t not in loose and index.knows(t)]
-    return [((t,), weight * ranking.LOOSE_WORD_WEIGHT * index.rarity_cap(typed_terms, (t,))) for t in loose]
 
 
 def _rarest(concepts: list[Concept], index) -> list[Concept]:
@@ -241,6 +231,6 @@ def whoosh_query(plan: QueryPlan):
                     parts.append(Phrase(name, list(terms), boost=boost * weight))
     for pair in plan.pairs:
         parts += [Phrase(name, list(pair), slop=ranking.PAIR_SLOP, boost=ranking.FIELD_BOOSTS[name] * ranking.PAIR_WEIGHT)
-                  for name in ("title", "keywords", "body")]
+                  for name in ranking.PAIR_FIELDS]
     parts += [Term("number", n, boost=ranking.NUMBER_BOOST) for n in plan.numbers]
     return Or(parts)
