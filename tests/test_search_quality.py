@@ -70,3 +70,15 @@ def test_no_held_out_query_is_written_into_keywords(kb, quality):
     leaked = [c["query"] for c in quality.split("heldout")
               if any(fold(c["query"]).strip(" ?!.") in k for k in keywords)]
     assert not leaked, leaked
+
+
+def test_cross_validation_leaves_out_the_keywords_copied_from_the_measured_fold(quality):
+    """`search_quality.py cv`: four folds of the training queries; a keyword that repeats a
+    query of the fold being measured is left out of that fold's index."""
+    train = quality.split("train")
+    assert {quality.fold_of(c["query"]) for c in train} == {0, 1, 2, 3}
+    assert quality.copied_from("joueur debout quand la dernière carte est donnée",
+                               ["le joueur etait debout quand la derniere carte est donnee"])
+    assert not quality.copied_from("joueur debout quand la dernière carte est donnée", ["carte brulee au flop"])
+    assert quality.grid_settings(["HOUSE_BOOST=1,2", "field.body=3"]) == [
+        {"HOUSE_BOOST": 1.0, "field.body": 3.0}, {"HOUSE_BOOST": 2.0, "field.body": 3.0}]

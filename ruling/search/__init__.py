@@ -114,6 +114,6 @@ def _hits(index, plan, book, kind, limit, house) -> list[Hit]:
     for docnum, score in ranked(index, plan, house=house, book=book, kind=kind, limit=limit):
         doc = index.searcher.stored_fields(docnum)
         hits.append(Hit(kind=doc["kind"], ref=doc["ref"], book=doc["book"], title=doc.get("display_title") or "",
-                        snippet=snippet(doc.get("body") or "", terms, known=index.lexicon.stems),
+                        snippet=snippet(doc.get("body") or doc.get("questions") or "", terms, known=index.lexicon.stems),
                         score=round(score, 3)))
     return hits

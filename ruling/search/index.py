@@ -17,10 +17,10 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "13"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "14"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
-SEARCH_FIELDS = ("title", "keywords", "chapter", "body")
+SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions")
 
 
 def schema():
@@ -42,6 +42,7 @@ def schema():
         chapter=TEXT(analyzer=analyzer),
         keywords=TEXT(analyzer=analyzer),
         body=TEXT(analyzer=analyzer, stored=True),
+        questions=TEXT(analyzer=analyzer, stored=True),  # a procedure's questions: a field of its own
         all=TEXT(analyzer=analyzer, phrase=False),
     )
 
@@ -66,6 +67,7 @@ def documents(kb) -> list[dict]:
             "chapter": chapter,
             "keywords": " ; ".join(list(clause.topics) + list(getattr(clause, "keywords", None) or [])),
             "body": clause.full_text,
+            "questions": "",
         })
     for proc in kb.procedures:
         pid, pbook = str(getattr(proc, "id", "")), str(getattr(proc, "book", ""))
@@ -84,7 +86,8 @@ def documents(kb) -> list[dict]:
             "title": title,
             "chapter": "",
             "keywords": " ; ".join(str(k) for k in (getattr(proc, "keywords", None) or [])),
-            "body": "\n".join(_question_texts(getattr(proc, "questions", None))),
+            "body": "",
+            "questions": "\n".join(_question_texts(getattr(proc, "questions", None))),
         })
     return docs
 
@@ -243,6 +246,12 @@ class SearchIndex:
 
             self._searchers[key] = self.ix.searcher(weighting=weighting(self.lexicon, house, book, kind))
         return self._searchers[key]
+
+    def forget_searchers(self) -> None:
+        """Drop the searchers opened for a house book or a filter: their weighting holds the
+        ranking constants read when they opened (a benchmark that changes them calls this)."""
+        for key in [k for k in self._searchers if k != (None, None, None)]:
+            self._searchers.pop(key).close()
 
     def close(self) -> None:
         for s in self._searchers.values():

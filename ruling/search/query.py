@@ -98,6 +98,7 @@ class Concept:
 
 
 NUMBER_RE = re.compile(r"^[a-z0-9@:._-]*\d[a-z0-9@:._-]*$")
+ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:[:-][a-z0-9]+)+$")
 NUMBER_PUNCTUATION = "\"'«»“”()[]{}<>,;!?"
 
 
@@ -127,7 +128,9 @@ class QueryPlan:
         numbers, named = [], []
         for m in list(re.finditer(r"\S+", query))[:MAX_CONCEPTS]:
             raw = m.group().lower().strip(NUMBER_PUNCTUATION)
-            if raw and len(raw) <= 40 and NUMBER_RE.match(raw):
+            # a number ("9-13"), or an id written with a dash or colon that names an entry
+            # ("flop-irregulier", a procedure): that entry, not its words
+            if raw and len(raw) <= 40 and (NUMBER_RE.match(raw) or (ID_RE.match(raw) and index.knows_number(raw))):
                 if raw not in numbers:
                     numbers.append(raw)
                 if index.knows_number(raw):
@@ -228,6 +231,6 @@ def whoosh_query(plan: QueryPlan):
                     parts.append(Phrase(name, list(terms), boost=boost * weight))
     for pair in plan.pairs:
         parts += [Phrase(name, list(pair), slop=ranking.PAIR_SLOP, boost=ranking.FIELD_BOOSTS[name] * ranking.PAIR_WEIGHT)
-                  for name in ("title", "keywords", "body")]
+                  for name in ranking.PAIR_FIELDS]
     parts += [Term("number", n, boost=ranking.NUMBER_BOOST) for n in plan.numbers]
     return Or(parts)

@@ -43,7 +43,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
                 url = url_of(paths.procedure_page(stored["book"], stored["ref"]))
         docs.append({"kind": stored["kind"], "ref": stored["ref"], "book": stored["book"],
                      "bookTitle": titles.get(stored["book"], stored["book"]),
-                     "title": stored.get("display_title") or "", "body": stored.get("body") or "",
+                     "title": stored.get("display_title") or "", "body": stored.get("body") or stored.get("questions") or "",
                      "group": stored["group"], "url": url})
     fields = {}
     for name in [*SEARCH_FIELDS, "number"]:
@@ -70,7 +70,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
             **ranking.ranking_data(),
             "max_concepts": query.MAX_CONCEPTS, "long_query_concepts": query.LONG_QUERY_CONCEPTS,
             "max_pairs": query.MAX_PAIRS, "max_query_words": query.MAX_QUERY_WORDS,
-            "number_re": query.NUMBER_RE.pattern, "number_punctuation": query.NUMBER_PUNCTUATION,
+            "number_re": query.NUMBER_RE.pattern, "id_re": query.ID_RE.pattern, "number_punctuation": query.NUMBER_PUNCTUATION,
             "snippet_chars": snippets.SNIPPET_CHARS, "snippet_surround": snippets.SNIPPET_SURROUND,
             "snippet_charlimit": snippets.SNIPPET_CHARLIMIT,
         },

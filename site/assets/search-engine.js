@@ -26,6 +26,7 @@
     this.wordRe = new RegExp("(?:(" + elisions.join("|") + ")[" + apos + "])?([\\p{L}\\p{N}]+)", "giu");
     this.stops = new Set(a.stop_words);
     this.numberRe = new RegExp(this.params.number_re);
+    this.idRe = new RegExp(this.params.id_re);
     this.surface = new Map();
     var self = this;
     Object.keys(data.surface).forEach(function (term) {
@@ -163,11 +164,11 @@
     while ((m = re.exec(query)) !== null && chunks.length < p.max_concepts) { chunks.push([m[0], m.index]); }
     chunks.forEach(function (c) {
       var raw = stripChars(c[0].toLowerCase(), p.number_punctuation);
-      if (raw && raw.length <= 40 && self.numberRe.test(raw)) {
+      var known = Object.prototype.hasOwnProperty.call(self.data.fields.number.postings, raw);
+      // a number ("9-13"), or an id with a dash or colon that names an entry ("flop-irregulier")
+      if (raw && raw.length <= 40 && (self.numberRe.test(raw) || (self.idRe.test(raw) && known))) {
         if (numbers.indexOf(raw) < 0) { numbers.push(raw); }
-        if (Object.prototype.hasOwnProperty.call(self.data.fields.number.postings, raw)) {
-          named.push([c[1], c[1] + c[0].length]);
-        }
+        if (known) { named.push([c[1], c[1] + c[0].length]); }
       }
     });
     var spans = this.words(query).slice(0, p.max_query_words).filter(function (w) {
@@ -378,7 +379,7 @@
       });
     });
     plan.pairs.forEach(function (pair) {
-      ["title", "keywords", "body"].forEach(function (name) {
+      p.pair_fields.forEach(function (name) {
         units.push({field: name, terms: pair, slop: p.pair_slop, boost: p.field_boosts[name] * p.pair_weight});
       });
     });
@@ -408,7 +409,9 @@
   Engine.prototype.factor = function (d, options, house) {
     if ((options.book && d.book !== options.book) || (options.kind && d.kind !== options.kind)) { return 0; }
     var p = this.params;
-    return (d.kind === "procedure" ? p.procedure_weight : 1) * (house && d.book === house ? p.house_boost : 1);
+    var procedure = d.kind === "procedure";
+    return (procedure ? p.procedure_weight : 1)
+      * (house && d.book === house ? (procedure ? p.procedure_house_boost : p.house_boost) : 1);
   };
 
   /** Ranked hits for `query`: {kind, ref, book, bookTitle, title, url, snippet, score}.
