@@ -627,3 +627,17 @@ def test_a_changed_rule_says_so_and_its_redline_is_one_tap_away(device, server):
     device.wait_for_url("**/historique.html#livre-club-v1-v2-8-1")
     assert device.evaluate("document.querySelector(':target').id") == "livre-club-v1-v2-8-1"
     assert _in_view(device, ":target")
+
+
+def test_a_decision_without_figures_shows_the_books_parameters_not_placeholders(page, server, kb):
+    """Player trial: « {{ jetons-gagnes-maximum }} » was shown raw in the chip race without counts."""
+    from ruling.decide.engine import decide
+
+    page.goto(server + "procedures/club/chip-race.html")
+    page.locator("button.rq-choice", has_text="On retire les jetons de la plus petite valeur").click()
+    page.locator("button.rq-choice", has_text="Tirage au sort classique").click()
+    page.locator("button.rq-choice").filter(has_text="Non").click()
+    shown = page.locator(".rq-decision-text").inner_text()
+    assert "{{" not in shown and "1 au plus par joueur" in shown
+    expected = decide(kb, "club", "chip-race", {"moment": "chip-race", "methode": "classique", "chiffres": "non"})
+    assert shown == expected.decision

@@ -558,7 +558,9 @@
     var box = el("div", "rq-decision admonition success");
     box.appendChild(el("p", "admonition-title", "Décision"));
     // A computed decision shows nothing until its figures exist (no template with blanks).
-    var text = el("p", "rq-decision-text", rule.compute ? "" : rule.decision);
+    // A decision without a computation may still name the book's parameters (« {{ jetons-gagnes-maximum }} »).
+    var params = (this.proc && DATA.parameters[this.proc.book]) || {};
+    var text = el("p", "rq-decision-text", rule.compute ? "" : K.render(K.pick(rule.decision), params, rule.each));
     text.hidden = !!rule.compute;
     box.appendChild(text);
     // Where the text is silent, the reading chosen (issue 11), for the computed case when keyed by case.
