@@ -498,3 +498,13 @@ def test_escaped_text_survives_markdown_everywhere(text):
     paragraphs = re.findall(r"<p>(.*?)</p>", html, re.S)
     assert [parse_text(c) for c in cells] == [text]
     assert [parse_text(p) for p in paragraphs] == [text]
+
+
+def test_no_english_theme_footer_and_commands_folded(site):
+    """Player trial: « Made with Material for MkDocs » under every page; the comparison's command box open."""
+    pages = list(site.rglob("*.html"))
+    assert pages
+    assert not [p.name for p in pages if "Made with" in p.read_text(encoding="utf-8")]
+    comparison = (site / "comparaison.html").read_text(encoding="utf-8")
+    at = comparison.index("Pour l&rsquo;arbitre") if "Pour l&rsquo;arbitre" in comparison else comparison.index("Pour l'arbitre")
+    assert comparison.rfind("<details", 0, at) > comparison.rfind("</details>", 0, at)  # inside a folded box
