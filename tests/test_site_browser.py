@@ -233,8 +233,10 @@ def test_computed_decision_in_the_browser(page, server, kb):
     assert text == expected and "490" in text
     page.fill("input[name='mises']", "200, 150")  # not increasing: the refusal of calculators.yaml
     page.locator("button.rq-calculate").click()
-    assert page.locator(".rq-error").inner_text() == ("Les montants des mises doivent croître : 150 ne dépasse pas "
-                                                      "200 (n'indiquez pas les simples suivis).")
+    assert page.locator(".rq-error").inner_text() == (
+        "Les montants des mises doivent croître : 150 ne dépasse pas 200 (n'indiquez pas les simples suivis ; avant "
+        "le flop, le gros blind compte déjà comme la première mise : un tapis qui ne le dépasse pas ne relance pas, "
+        "ne le tapez pas).")
     assert "490" not in page.locator(".rq-decision-text").inner_text()  # no stale figure left
     shot(page, "decision-calcul.png")
 
