@@ -62,8 +62,9 @@ def test_pre_flop_says_why_390_and_not_490(run):
                  "-a", "grosse-blind=100", "-a", "mises=200,290")
     assert result.exit_code == 0
     assert "une relance doit porter le total à 390 au moins" in result.output
-    assert "Pourquoi ce n'est pas le chiffre de l'exemple de 9-13 (ouverture 200, tapis 290) : avant le flop, " \
-           "l'ouverture à 200 sur un gros blind de 100 n'est qu'une relance de 100" in result.output
+    assert "l'exemple ne dit pas à quel tour d'enchères il se joue. Le règlement ne le précise pas ; " in result.output
+    assert "avant le flop, l'ouverture à 200 sur un gros blind de 100 n'est qu'une relance de 100, " \
+           "donc le minimum est le tapis plus 100 (390)" in result.output
 
 
 def test_unused_answer_is_warned_and_listed_in_json(run):

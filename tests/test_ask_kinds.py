@@ -328,8 +328,8 @@ def test_rebuy_and_add_on_at_the_end_of_the_limit_level_in_one_run(run):
     result = run("ask", "recave", "--book", "club", input="4\n3\no\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "il peut se recaver. Mais le cumul recave et add-on n'est pas possible" in out
-    assert "Il choisit donc : la recave, ou l'add-on" in out
+    assert "Attention le cumul recave et add-on n'est pas possible" in out
+    assert "Il peut donc se recaver (ce n'est pas obligatoire), mais il ne reçoit pas l'add-on" in out
     assert "la période de recave est terminée" not in out.lower()
 
 
