@@ -83,7 +83,6 @@ LAZY = {
     ("ruling.decide.questionnaire", "ruling.kb.safe_yaml"): _YAML,
     ("ruling.decide.questionnaire", "ruling.search"): "whoosh: only when `ask` ranks situations from words",
     ("ruling.decide.questionnaire", "ruling.render.text"): "upward until this renderer moves to render/ (issue 13)",
-    ("ruling.decide.unknown", "ruling.render.text"): "upward until this renderer moves to render/ (issue 13)",
     ("ruling.decide.from_words", "ruling.search.analysis"): "upward (decide → search): the one analysis of words, "
                                                              "imported only when a description is read",
     ("ruling.decide.loading", "ruling.decide.engine"): "a rule with `given:` reads its values as the engine reads "

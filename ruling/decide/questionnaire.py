@@ -199,11 +199,28 @@ def key_sentence(text: str, decision: str) -> str:
     return " … ".join(sentences[i] for i in keep)
 
 
+def cited_clause(kb, clause, said: str, full: bool, color: bool = False) -> list[str]:
+    """A cited clause's lines, verbatim: a long one cut to the sentences `said` rests on unless `full`."""
+    # upward (decide → render) until this renderer moves to render/ (issue 13)
+    from ruling.render.text import bold, clause_body, clause_heading
+
+    out = [bold(clause_heading(kb, clause), color)]
+    if clause.title:
+        out.append(clause.title)
+    body = clause_body(clause)
+    if full or len(body) <= LONG_CLAUSE_CHARS:
+        out.append(body)
+    else:
+        out.append(f"« … {key_sentence(body, said)} … »")
+        out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
+                   f"ou ruling show {clause.citation})")
+    return out + [""]
+
+
 def decision_report(kb, decision: Decision, color: bool = False, full: bool = True) -> str:
     """The decision, the computed figures, each cited clause verbatim, and the replay command.
     Without `full`, a long clause shows its key sentence and how to read it whole."""
-    # upward (decide → render) until this renderer moves to render/ (issue 13)
-    from ruling.render.text import bold, clause_body, clause_heading
+    from ruling.render.text import bold  # upward (decide → render), see cited_clause
 
     proc = decision.procedure
     said = decision.decision or ""  # a decided Decision always has its sentence
@@ -214,17 +231,7 @@ def decision_report(kb, decision: Decision, color: bool = False, full: bool = Tr
         out += [f"  {q.text} {q.label(v)}" for q, v in answered if q is not None]
         out.append("")
     for clause in decision.citations:
-        out.append(bold(clause_heading(kb, clause), color))
-        if clause.title:
-            out.append(clause.title)
-        body = clause_body(clause)
-        if full or len(body) <= LONG_CLAUSE_CHARS:
-            out.append(body)
-        else:
-            out.append(f"« … {key_sentence(body, said)} … »")
-            out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
-                       f"ou ruling show {clause.citation})")
-        out.append("")
+        out += cited_clause(kb, clause, said, full, color)
     exact = decision.figures_command()
     if exact is not None:
         out.append("Pour le calcul exact, avec les chiffres : " + exact)

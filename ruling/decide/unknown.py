@@ -94,30 +94,17 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
 
 
 def _cited_texts(kb, result: Branches, full: bool) -> list[str]:
-    """Each rule the cases cite, once, verbatim (a long one cut to its key sentence unless `full`)."""
-    # upward (decide → render), as the questionnaire's decision report; the questionnaire: a cycle
-    from ruling.decide.questionnaire import LONG_CLAUSE_CHARS, key_sentence
-    from ruling.render.text import clause_body, clause_heading
+    """Each rule the cases cite, once, verbatim (a long one cut to its key sentences unless `full`)."""
+    from ruling.decide.questionnaire import cited_clause  # a cycle: the questionnaire imports this module
 
     said = " ".join(d.decision or "" for _, d in result.cases)
     seen: set = set()
     out: list[str] = []
     for _, decision in result.cases:
         for clause in decision.citations:
-            if clause.citation in seen:
-                continue
-            seen.add(clause.citation)
-            out.append(clause_heading(kb, clause))
-            if clause.title:
-                out.append(clause.title)
-            body = clause_body(clause)
-            if full or len(body) <= LONG_CLAUSE_CHARS:
-                out.append(body)
-            else:
-                out.append(f"« … {key_sentence(body, said)} … »")
-                out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
-                           f"ou ruling show {clause.citation})")
-            out.append("")
+            if clause.citation not in seen:
+                seen.add(clause.citation)
+                out += cited_clause(kb, clause, said, full)
     return out
 
 
