@@ -508,3 +508,9 @@ def test_no_english_theme_footer_and_commands_folded(site):
     comparison = (site / "comparaison.html").read_text(encoding="utf-8")
     at = comparison.index("Pour l&rsquo;arbitre") if "Pour l&rsquo;arbitre" in comparison else comparison.index("Pour l'arbitre")
     assert comparison.rfind("<details", 0, at) > comparison.rfind("</details>", 0, at)  # inside a folded box
+
+
+def test_a_new_rule_points_to_the_history_in_a_sentence(site):
+    """Player trial: the new rule 8-15 read « Voir ou l'historique du livre. »"""
+    chapter = next(p for p in site.rglob("*.html") if "8-15" in p.read_text(encoding="utf-8") and "club" in str(p))
+    assert not [p.name for p in site.rglob("*.html") if "Voir ou " in p.read_text(encoding="utf-8")], chapter
