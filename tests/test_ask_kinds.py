@@ -329,7 +329,7 @@ def test_rebuy_and_add_on_at_the_end_of_the_limit_level_in_one_run(run):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Attention le cumul recave et add-on n'est pas possible" in out
-    assert "Il peut donc se recaver (ce n'est pas obligatoire), mais il ne reçoit pas l'add-on" in out
+    assert "Il peut donc se recaver (ce n'est pas obligatoire). Le règlement ne le précise pas ; on lit que le joueur qui préférerait l'add-on sans se recaver ne le reçoit pas" in out
     assert "la période de recave est terminée" not in out.lower()
 
 
