@@ -75,31 +75,11 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     if not description.strip():
         return None
     if question.type == "choice":
-        described = _terms(description)
-        found = []
-        for key, label in question.choices.items():
-            phrases = _equivalents(key, glossary)
-            best = max((len(p) for p in phrases if _occurs(p, described)), default=0)
-            if best:
-                found.append((best, key, label))
-        found.sort(reverse=True)
-        if found and (len(found) == 1 or found[0][0] > found[1][0]):
-            _, key, label = found[0]
-            return FromWords(question.id, key, label)
-        return None
+        options: list = [(key, label, [key]) for key, label in question.choices.items()]
+        return _longest_match(question.id, options, _terms(description), glossary)
     if question.type == "bool" and question.words:
-        described = _terms(description)
-        found = []
-        for value, word in ((True, "oui"), (False, "non")):
-            best = max((len(p) for phrase in question.words.get(word) or () for p in _equivalents(phrase, glossary)
-                        if _occurs(p, described)), default=0)
-            if best:
-                found.append((best, value, word))
-        found.sort(reverse=True)
-        if found and (len(found) == 1 or found[0][0] > found[1][0]):
-            _, value, word = found[0]
-            return FromWords(question.id, value, word)
-        return None
+        options = [(value, word, question.words.get(word) or []) for value, word in ((True, "oui"), (False, "non"))]
+        return _longest_match(question.id, options, _terms(description), glossary)
     if question.type == "amount":
         return _named_figure(question, _terms(description))
     if question.type == "amounts" and not amounts_taken:
@@ -108,6 +88,22 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
         # faced, and a list the words do not put in order is typed by the TD, never guessed
         if amounts and all(a < b for a, b in zip(amounts, amounts[1:])):
             return FromWords(question.id, amounts, ", ".join(map(str, amounts)))
+    return None
+
+
+def _longest_match(qid: str, options, described: list[str], glossary: list) -> FromWords | None:
+    """The option (value, text, phrases) whose phrase, or a glossary equivalent of it, found in the
+    description is the longest; none when no phrase is found or two options tie."""
+    found = []
+    for value, text, phrases in options:
+        best = max((len(p) for phrase in phrases for p in _equivalents(phrase, glossary) if _occurs(p, described)),
+                   default=0)
+        if best:
+            found.append((best, value, text))
+    found.sort(key=lambda f: f[0], reverse=True)
+    if found and (len(found) == 1 or found[0][0] > found[1][0]):
+        _, value, text = found[0]
+        return FromWords(qid, value, text)
     return None
 
 
