@@ -77,6 +77,10 @@ def test_fifty_percent_rule(calc):
     assert calc("relance-annoncee-insuffisante", mise_posee=210, **facing)["total-du"] == 400
     with pytest.raises(UserError, match="pas insuffisante"):
         calc("relance-insuffisante-sans-annonce", mise_posee=400, **facing)
+    opening = dict(grosse_blind=100, mises=[], tour=POST, mise_posee=60)  # nobody has bet: 60 opens, it raises nothing
+    for name in ("relance-insuffisante-sans-annonce", "relance-annoncee-insuffisante"):
+        with pytest.raises(UserError, match="personne n'a encore misé à ce tour : 60 est une mise d'ouverture"):
+            calc(name, **opening)
     out = calc("mise-insuffisante", grosse_blind=100, mises=[], tour=POST, mise_posee=40)
     assert (out["complement"], out["cas"]) == (60, "ouverture")
 
@@ -110,6 +114,10 @@ def test_short_raise_ends_at_call_or_minimum(calc, bb, bets, put_share):
     level, target = state["level"], state["level"] + state["last_raise"]
     put = level + 1 + int(put_share * (target - level - 1))
     if put >= target:
+        return
+    if not bets:  # nobody has bet after the flop: an opening, never read as a raise
+        with pytest.raises(UserError, match="est une mise d'ouverture, pas une relance"):
+            calc("relance-insuffisante-sans-annonce", grosse_blind=bb, mises=bets, tour=POST, mise_posee=put)
         return
     out = calc("relance-insuffisante-sans-annonce", grosse_blind=bb, mises=bets, tour=POST, mise_posee=put)
     assert out["total-du"] in (level, target)

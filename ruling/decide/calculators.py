@@ -131,6 +131,8 @@ def short_bet(inputs: dict, params: dict) -> dict:
 def _short_raise(inputs: dict, silent: bool) -> tuple[int, int, int]:
     level, last_raise, target = _short_state(inputs)
     put = inputs["mise-posee"]
+    if not level:  # after the flop and nobody has bet: an opening, not a raise
+        raise Refusal("pas-de-mise-a-relancer", **{"mise-posee": put})
     if put >= target:
         raise Refusal("relance-deja-suffisante", **{"mise-posee": put, "relance-minimum": target})
     if silent and put <= level:
