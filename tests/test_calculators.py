@@ -125,6 +125,28 @@ def test_short_raise_ends_at_call_or_minimum(calc, bb, bets, put_share):
     assert out["total-du"] == target or out["rendu"] == put - level
 
 
+@settings(max_examples=300, deadline=None)
+@given(bb=st.integers(1, 100), bets=totals.filter(lambda b: len(b) >= 2), pick=st.integers(0, 10),
+       book=st.sampled_from(["club", "tda"]), preflop=st.booleans())
+def test_a_case_happens_only_where_its_parameters_allow_it(kb, calc, bb, bets, pick, book, preflop):
+    """`case_parameters` in calculators.yaml is what the kernel does: with the club's cumul admitted it
+    never says « cumul-non-retenu », with the TDA's strict text never « cumul-suffisant » (so the check
+    that no decision speaks of the other case rests on the arithmetic, not on a wish)."""
+    if preflop:
+        bets = [bb + t for t in bets]
+    player = ([bb] if preflop else [])[:1] + bets
+    player = player[pick % (len(player) - 1)]
+    out = calc("reouverture", book, grosse_blind=bb, mises=bets, tour=PRE if preflop else POST, mise_du_joueur=player)
+    assert out["cas"] in kb.catalogue.get("reouverture").cases_for(kb.parameters[book])
+
+
+def test_the_declared_cases_of_each_book(kb):
+    spec = kb.catalogue.get("reouverture")
+    assert "cumul-non-retenu" not in spec.cases_for(kb.parameters["club"])
+    assert "cumul-suffisant" not in spec.cases_for(kb.parameters["tda"])
+    assert {"cumul-suffisant", "tapis-insuffisants"} <= set(spec.cases_for(kb.parameters["club"]))
+
+
 @settings(max_examples=200, deadline=None)
 @given(bb=st.integers(1, 100), bets=totals.filter(lambda b: len(b) >= 2), pick=st.integers(0, 10))
 def test_club_reopens_whenever_the_strict_rule_does(calc, bb, bets, pick):

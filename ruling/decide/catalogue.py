@@ -38,20 +38,30 @@ class Figure:
 class CalculatorSpec:
     """What a calculator asks, reads and produces (the kernel itself is code)."""
 
-    __slots__ = ("name", "description", "inputs", "parameters", "figures", "cases")
+    __slots__ = ("name", "description", "inputs", "parameters", "figures", "cases", "case_parameters")
 
-    def __init__(self, name: str, description: str, inputs: list, parameters: dict, figures: dict, cases: tuple = ()):
+    def __init__(self, name: str, description: str, inputs: list, parameters: dict, figures: dict, cases: tuple = (),
+                 case_parameters: dict | None = None):
         self.name = name
         self.description = description
         self.inputs = inputs  # Question objects (origin "calculator")
         self.parameters = parameters  # parameter id -> "required" | "optional"
         self.figures = figures  # name -> Figure
         self.cases = cases
+        self.case_parameters = case_parameters or {}  # case -> {parameter: value} it needs
+
+    def cases_for(self, parameters: dict) -> tuple:
+        """The cases the kernel can produce with a book's parameters (id -> Parameter): a case
+        declared for other parameter values never happens there, so no decision may speak of it."""
+        return tuple(c for c in self.cases
+                     if all(pid in parameters and parameters[pid].value == value
+                            for pid, value in self.case_parameters.get(c, {}).items()))
 
     def to_json(self) -> dict:
         return {"name": self.name, "description": self.description,
                 "inputs": [q.to_json() for q in self.inputs], "parameters": dict(self.parameters),
-                "figures": {f.name: f.text for f in self.figures.values()}, "cases": list(self.cases)}
+                "figures": {f.name: f.text for f in self.figures.values()}, "cases": list(self.cases),
+                "case_parameters": {c: dict(p) for c, p in self.case_parameters.items()}}
 
 
 class Catalogue:
@@ -92,6 +102,8 @@ class Catalogue:
             lines.append("  chiffres : " + ", ".join(f"{f.name} ({f.text})" for f in c.figures.values()))
             if c.cases:
                 lines.append("  cas : " + ", ".join(c.cases))
+            for case, needs in c.case_parameters.items():
+                lines.append(f"  cas {case} seulement si " + ", ".join(f"{p} = {str(v).lower()}" for p, v in needs.items()))
             lines.append("")
         return "\n".join(lines).rstrip()
 
