@@ -64,8 +64,15 @@ def test_reopening_club_cumulative_versus_tda_strict(calc):
     assert reopened("club", [200, 290, 480], 200)["rouvert"] is True
     assert reopened("tda", [200, 400], 200)["cas"] == "relance-complete"
     assert reopened("club", [200], 200)["cas"] == "aucune-relance"
-    with pytest.raises(UserError, match="l'un des montants du tour : 200, 290"):
+    with pytest.raises(UserError, match="l'un des montants du tour : 0, 200, 290"):
         reopened("club", [200, 290], 250)
+    # after the flop, 0 is a check: a full bet after it reopens (both books); only short all-ins: 9-7 / the TDA reading
+    assert reopened("tda", [200, 290], 0)["cas"] == "relance-complete"
+    for book in ("club", "tda"):
+        out = reopened(book, [50], 0)
+        assert (out["cas"], out["rouvert"], out["relance-minimum"]) == ("apres-parole", True, 150)
+    with pytest.raises(UserError, match="l'un des montants du tour : 100, 300"):  # before the flop, nobody has 0 in
+        calc("reouverture", grosse_blind=100, mises=[300], tour=PRE, mise_du_joueur=0)
 
 
 def test_fifty_percent_rule(calc):
@@ -134,17 +141,19 @@ def test_a_case_happens_only_where_its_parameters_allow_it(kb, calc, bb, bets, p
     that no decision speaks of the other case rests on the arithmetic, not on a wish)."""
     if preflop:
         bets = [bb + t for t in bets]
-    player = ([bb] if preflop else [])[:1] + bets
-    player = player[pick % (len(player) - 1)]
-    out = calc("reouverture", book, grosse_blind=bb, mises=bets, tour=PRE if preflop else POST, mise_du_joueur=player)
-    assert out["cas"] in kb.catalogue.get("reouverture").cases_for(kb.parameters[book])
+    levels = [bb if preflop else 0] + bets
+    player = levels[pick % (len(levels) - 1)]
+    tour = PRE if preflop else POST
+    out = calc("reouverture", book, grosse_blind=bb, mises=bets, tour=tour, mise_du_joueur=player)
+    assert out["cas"] in kb.catalogue.get("reouverture").cases_for(kb.parameters[book], {"tour": tour})
 
 
 def test_the_declared_cases_of_each_book(kb):
     spec = kb.catalogue.get("reouverture")
     assert "cumul-non-retenu" not in spec.cases_for(kb.parameters["club"])
     assert "cumul-suffisant" not in spec.cases_for(kb.parameters["tda"])
-    assert {"cumul-suffisant", "tapis-insuffisants"} <= set(spec.cases_for(kb.parameters["club"]))
+    assert {"cumul-suffisant", "tapis-insuffisants", "apres-parole"} <= set(spec.cases_for(kb.parameters["club"]))
+    assert "apres-parole" not in spec.cases_for(kb.parameters["club"], {"tour": PRE})  # nobody checks before the flop
 
 
 @settings(max_examples=200, deadline=None)

@@ -184,26 +184,43 @@ def _interpretation_problems(doc, i: int, rdata: dict, cases, never: dict | None
             for c, text in texts.items() if SILENT_TEXT not in text]
 
 
-def _never_reason(spec, case: str, parameters: dict, book_id: str) -> str:
-    """Why `case` never happens in this book: the parameter values it needs, and the book's."""
-    needs = spec.case_parameters[case]
-    said = ", ".join(f"{pid} = {_show(v)}" for pid, v in needs.items())
-    has = ", ".join(f"{pid} = {_show(parameters[pid].value) if pid in parameters else '(absent)'}" for pid in needs)
-    return f"le calculateur {spec.name} ne le produit que si {said}, et le livre {book_id} a {has}"
+def _never_reason(spec, case: str, parameters: dict, book_id: str, fixed: dict) -> str:
+    """Why `case` never happens in this rule: the parameter or input values it needs, and the book's or the rule's."""
+    needs = spec.case_parameters.get(case, {})
+    if needs and any(pid not in parameters or parameters[pid].value != v for pid, v in needs.items()):
+        said = ", ".join(f"{pid} = {_show(v)}" for pid, v in needs.items())
+        has = ", ".join(f"{pid} = {_show(parameters[pid].value) if pid in parameters else '(absent)'}" for pid in needs)
+        return f"le calculateur {spec.name} ne le produit que si {said}, et le livre {book_id} a {has}"
+    needs = spec.case_inputs.get(case, {})
+    said = ", ".join(f"{qid} = {_show(v)}" for qid, v in needs.items())
+    has = ", ".join(f"{qid} = {_show(fixed[qid])}" for qid in needs if qid in fixed)
+    return f"le calculateur {spec.name} ne le produit que si {said}, et cette règle fixe {has}"
+
+
+def _fixed_inputs(rdata: dict, spec) -> dict:
+    """The calculator inputs a rule fixes: its `given`, and a `when` key with a single value."""
+    inputs = {q.id for q in spec.inputs}
+    fixed = {qid: cond for qid, cond in (rdata.get("when") or {}).items()
+             if qid in inputs and not (isinstance(cond, list) and len(cond) != 1)}
+    fixed = {qid: (cond[0] if isinstance(cond, list) else cond) for qid, cond in fixed.items()}
+    return {**fixed, **{qid: v for qid, v in (rdata.get("given") or {}).items() if qid in inputs}}
 
 
 def _case_parameter_problems(doc, spec) -> list[Problem]:
     """`case_parameters` names cases of the calculator and parameters it reads."""
     out = []
-    for case, needs in spec.case_parameters.items():
-        line = doc.line("calculators", spec.name, "case_parameters", case)
-        if case not in spec.cases:
-            out.append(Problem(doc.display, line, f"case_parameters du calculateur « {spec.name} » : cas « {case} » "
-                                                  f"inconnu ; cas : {', '.join(spec.cases) or '(aucun)'}"))
-        for pid in needs:
-            if pid not in spec.parameters:
-                out.append(Problem(doc.display, line, f"case_parameters du calculateur « {spec.name} » : le paramètre "
-                                                      f"« {pid} » n'est pas lu par ce calculateur (parameters)"))
+    inputs = {q.id for q in spec.inputs}
+    for key, declared, known, what in (("case_parameters", spec.case_parameters, set(spec.parameters), "le paramètre"),
+                                       ("case_inputs", spec.case_inputs, inputs, "l'entrée")):
+        for case, needs in declared.items():
+            line = doc.line("calculators", spec.name, key, case)
+            if case not in spec.cases:
+                out.append(Problem(doc.display, line, f"{key} du calculateur « {spec.name} » : cas « {case} » "
+                                                      f"inconnu ; cas : {', '.join(spec.cases) or '(aucun)'}"))
+            for name in needs:
+                if name not in known:
+                    out.append(Problem(doc.display, line, f"{key} du calculateur « {spec.name} » : {what} « {name} » "
+                                                          "n'est pas lu(e) par ce calculateur"))
     return out
 
 
@@ -220,8 +237,9 @@ def _compute_problems(doc, i: int, rdata: dict, spec, parameters: dict, book_id:
     names = set(parameters)
     if spec is not None:
         names |= {q.id for q in spec.inputs} | set(spec.figures)
-    cases = spec.cases_for(parameters) if spec is not None else ()
-    never = {c: _never_reason(spec, c, parameters, book_id) for c in spec.cases if c not in cases} if spec is not None else {}
+    fixed = _fixed_inputs(rdata, spec) if spec is not None else {}
+    cases = spec.cases_for(parameters, fixed) if spec is not None else ()
+    never = {c: _never_reason(spec, c, parameters, book_id, fixed) for c in spec.cases if c not in cases} if spec is not None else {}
     out += _template_problems(doc, ("rules", i, "decision"), outcome, rdata["decision"], names, cases, what, never)
     out += _interpretation_problems(doc, i, rdata, cases, never)
     for fname, template in (rdata.get("each") or {}).items():
@@ -413,7 +431,8 @@ def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
         catalogue.calculators[name] = CalculatorSpec(
             name=name, description=cdata["description"], inputs=[inputs[i] for i in cdata["inputs"]],
             parameters=dict(cdata.get("parameters") or {}), figures=figures, cases=tuple(cdata.get("cases") or ()),
-            case_parameters={str(c): dict(p) for c, p in (cdata.get("case_parameters") or {}).items()})
+            case_parameters={str(c): dict(p) for c, p in (cdata.get("case_parameters") or {}).items()},
+            case_inputs={str(c): dict(i) for c, i in (cdata.get("case_inputs") or {}).items()})
         problems.extend(_case_parameter_problems(doc, catalogue.calculators[name]))
     for name in sorted(set(KERNELS) - set(catalogue.calculators)):
         problems.append(Problem(doc.display, 1, f"le noyau « {name} » de ruling/calculators.py n'est pas déclaré "
