@@ -196,3 +196,20 @@ def test_refusals_have_their_own_error_classes(kb, kb_copy):
                  "flop à 4 cartes est remélangé puis redonné")
     with pytest.raises(StaleCitationError, match="le texte de club:2-7 a changé"):
         decide(load_kb(kb_copy), "club", "flop-irregulier", {"defaut": "quatre-cartes", "ordre-connu": False})
+
+
+@pytest.mark.parametrize("book, procedure", [("club", "relance-minimum"), ("tda", "relance-insuffisante")])
+def test_reopening_asks_the_big_blind_question_only_before_the_flop(run, book, procedure):
+    """Issue 11: after the flop nobody is « le gros blind qui n'a fait que poser sa blind » — the
+    question is never asked; before the flop it is. The street is asked once either way."""
+    big_blind = "Le joueur est-il le gros blind, qui n'a encore fait que poser sa blind ?"
+    after = run("ask", procedure, "--book", book, input="2\n2\n100\n200, 290\n200\n")
+    assert after.exit_code == 0, after.output
+    assert big_blind not in after.output
+    assert after.output.count("À quel moment du coup ?") == 2  # asked once, then shown once among the answers
+    assert "il ne peut que suivre 290 ou passer" in after.output
+    before = run("ask", procedure, "--book", book, input="2\n1\no\n")
+    assert before.exit_code == 0, before.output
+    assert before.output.count(big_blind) == 2  # asked, then among the answers
+    assert before.output.count("À quel moment du coup ?") == 2
+    assert "avant le flop, le gros blind qui n'a pas encore parlé peut suivre, passer ou relancer" in before.output

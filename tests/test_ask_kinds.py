@@ -311,8 +311,7 @@ def test_ask_with_question_mark_and_i_dont_know_everywhere_never_loops(run, kb):
 def test_tda_reopening_says_what_the_players_behind_may_do(run):
     data = json.loads(run("decide", "relance-insuffisante", "--book", "tda", "-a", "demande=reouverture",
                           "-a", "tour=apres-flop", "-a", "grosse-blind=100", "-a", "mises=200,290",
-                          "-a", "mise-du-joueur=200", "-a", "gros-blind-sans-parler=non",
-                          "--json").output)
+                          "-a", "mise-du-joueur=200", "--json").output)  # after the flop: no big blind question
     assert data["figures"]["cas"] == "tapis-insuffisants"
     assert "il ne peut que suivre 290 ou passer" in data["decision"]
     assert "Les joueurs placés après, qui n'ont pas encore agi, peuvent suivre 290, passer ou relancer, " \

@@ -64,8 +64,15 @@ def test_reopening_club_cumulative_versus_tda_strict(calc):
     assert reopened("club", [200, 290, 480], 200)["rouvert"] is True
     assert reopened("tda", [200, 400], 200)["cas"] == "relance-complete"
     assert reopened("club", [200], 200)["cas"] == "aucune-relance"
-    with pytest.raises(UserError, match="l'un des montants du tour : 200, 290"):
+    with pytest.raises(UserError, match="l'un des montants du tour : 0, 200, 290"):
         reopened("club", [200, 290], 250)
+    # after the flop, 0 is a check: a full bet after it reopens (both books); only short all-ins: 9-7 / the TDA reading
+    assert reopened("tda", [200, 290], 0)["cas"] == "relance-complete"
+    for book in ("club", "tda"):
+        out = reopened(book, [50], 0)
+        assert (out["cas"], out["rouvert"], out["relance-minimum"]) == ("apres-parole", True, 150)
+    with pytest.raises(UserError, match="l'un des montants du tour : 100, 300"):  # before the flop, nobody has 0 in
+        calc("reouverture", grosse_blind=100, mises=[300], tour=PRE, mise_du_joueur=0)
 
 
 def test_fifty_percent_rule(calc):
@@ -77,6 +84,10 @@ def test_fifty_percent_rule(calc):
     assert calc("relance-annoncee-insuffisante", mise_posee=210, **facing)["total-du"] == 400
     with pytest.raises(UserError, match="pas insuffisante"):
         calc("relance-insuffisante-sans-annonce", mise_posee=400, **facing)
+    opening = dict(grosse_blind=100, mises=[], tour=POST, mise_posee=60)  # nobody has bet: 60 opens, it raises nothing
+    for name in ("relance-insuffisante-sans-annonce", "relance-annoncee-insuffisante"):
+        with pytest.raises(UserError, match="personne n'a encore misé à ce tour : 60 est une mise d'ouverture"):
+            calc(name, **opening)
     out = calc("mise-insuffisante", grosse_blind=100, mises=[], tour=POST, mise_posee=40)
     assert (out["complement"], out["cas"]) == (60, "ouverture")
 
@@ -111,10 +122,38 @@ def test_short_raise_ends_at_call_or_minimum(calc, bb, bets, put_share):
     put = level + 1 + int(put_share * (target - level - 1))
     if put >= target:
         return
+    if not bets:  # nobody has bet after the flop: an opening, never read as a raise
+        with pytest.raises(UserError, match="est une mise d'ouverture, pas une relance"):
+            calc("relance-insuffisante-sans-annonce", grosse_blind=bb, mises=bets, tour=POST, mise_posee=put)
+        return
     out = calc("relance-insuffisante-sans-annonce", grosse_blind=bb, mises=bets, tour=POST, mise_posee=put)
     assert out["total-du"] in (level, target)
     assert (out["cas"] == "completee") == (out["total-du"] == target)
     assert out["total-du"] == target or out["rendu"] == put - level
+
+
+@settings(max_examples=300, deadline=None)
+@given(bb=st.integers(1, 100), bets=totals.filter(lambda b: len(b) >= 2), pick=st.integers(0, 10),
+       book=st.sampled_from(["club", "tda"]), preflop=st.booleans())
+def test_a_case_happens_only_where_its_parameters_allow_it(kb, calc, bb, bets, pick, book, preflop):
+    """`case_parameters` in calculators.yaml is what the kernel does: with the club's cumul admitted it
+    never says « cumul-non-retenu », with the TDA's strict text never « cumul-suffisant » (so the check
+    that no decision speaks of the other case rests on the arithmetic, not on a wish)."""
+    if preflop:
+        bets = [bb + t for t in bets]
+    levels = [bb if preflop else 0] + bets
+    player = levels[pick % (len(levels) - 1)]
+    tour = PRE if preflop else POST
+    out = calc("reouverture", book, grosse_blind=bb, mises=bets, tour=tour, mise_du_joueur=player)
+    assert out["cas"] in kb.catalogue.get("reouverture").cases_for(kb.parameters[book], {"tour": tour})
+
+
+def test_the_declared_cases_of_each_book(kb):
+    spec = kb.catalogue.get("reouverture")
+    assert "cumul-non-retenu" not in spec.cases_for(kb.parameters["club"])
+    assert "cumul-suffisant" not in spec.cases_for(kb.parameters["tda"])
+    assert {"cumul-suffisant", "tapis-insuffisants", "apres-parole"} <= set(spec.cases_for(kb.parameters["club"]))
+    assert "apres-parole" not in spec.cases_for(kb.parameters["club"], {"tour": PRE})  # nobody checks before the flop
 
 
 @settings(max_examples=200, deadline=None)

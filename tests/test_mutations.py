@@ -99,6 +99,34 @@ MUTATIONS = {
                                      replace("Le règlement ne le précise pas ; on fait donner le joueur assis juste avant la petite",
                                              "On fait donner le joueur assis juste avant la petite"),
                                      "(cas donneurs-absents) repose sur une interprétation", "donneurs-absents: \"8-13"),
+    # issue 11: a phrase for a case the book's parameters rule out (club 9-13 admits the cumul)
+    "case-the-book-never-reaches": ("club/procedures/relance-minimum.yaml",
+                                    replace("      tapis-insuffisants: &club-tapis-insuffisants",
+                                            "      cumul-non-retenu: \"Ce livre ne retient pas le cumul.\"\n"
+                                            "      tapis-insuffisants: &club-tapis-insuffisants"),
+                                    "le cas « cumul-non-retenu » de la décision « reouverture-avant-flop » n'arrive jamais : "
+                                    "le calculateur reouverture ne le produit que si reouverture-par-cumul = false, et le livre "
+                                    "club a reouverture-par-cumul = true", "cumul-non-retenu:"),
+    "reading-of-a-case-the-book-never-reaches": ("tda/procedures/relance-insuffisante.yaml",
+                                                 replace("      tapis-insuffisants: *minimum-legal\n",
+                                                         "      tapis-insuffisants: *minimum-legal\n      cumul-suffisant: *minimum-legal\n"),
+                                                 "le cas « cumul-suffisant » n'arrive jamais", "minimum-legal"),
+    "case-the-street-of-the-rule-rules-out": ("club/procedures/relance-minimum.yaml",
+                                              replace("      tapis-insuffisants: &club-tapis-insuffisants",
+                                                      "      apres-parole: \"Il avait parlé.\"\n"
+                                                      "      tapis-insuffisants: &club-tapis-insuffisants"),
+                                              "le cas « apres-parole » de la décision « reouverture-avant-flop » n'arrive "
+                                              "jamais : le calculateur reouverture ne le produit que si tour = apres-flop, et "
+                                              "cette règle fixe tour = avant-flop", "apres-parole:"),
+    "case-parameter-of-an-unknown-case": ("calculators.yaml", replace("      cumul-non-retenu: {reouverture-par-cumul: false}",
+                                                                      "      cumul-refuse: {reouverture-par-cumul: false}"),
+                                          "case_parameters du calculateur « reouverture » : cas « cumul-refuse » inconnu",
+                                          "cumul-refuse:"),
+    "outcome-never-reached": ("club/procedures/recave.yaml",
+                              replace("  - when: {formule: freezout}\n",
+                                      "  - when: {formule: freezout}\n    outcome: doublon\n    decision: Autre.\n"
+                                      "    cites: [\"7-1\"]\n  - when: {formule: freezout}\n"),
+                              "s'appliquent toutes deux", None),
     "undeclared-kernel-input": ("calculators.yaml", replace("inputs: [minutes]", "inputs: [minutes, secondes]"),
                                 "demande l'entrée « secondes »", "inputs: [minutes, secondes]"),
 }

@@ -319,10 +319,30 @@ def test_the_flowchart_draws_the_exported_tree(kb):
 
     proc = next(p for p in kb.procedures if p.citation == "club:relance-minimum")
     tree = flowchart_tree(decision_tree(proc))
-    assert tree.questions == [("q0", "demande"), ("q1", "gros-blind-sans-parler")]
-    assert tree.outcomes == ["minimum", "option-du-gros-blind", "reouverture"]
+    # the street once, and the big blind's question only before the flop
+    assert tree.questions == [("q0", "demande"), ("q1", "tour"), ("q2", "gros-blind-sans-parler")]
+    assert tree.outcomes == ["minimum", "option-du-gros-blind", "reouverture-avant-flop", "reouverture"]
     assert tree.edges == [("q0", "o:minimum", "minimum"), ("q0", "q1", "reouverture"),
-                          ("q1", "o:option-du-gros-blind", True), ("q1", "o:reouverture", False)]
+                          ("q1", "q2", "avant-flop"), ("q1", "o:reouverture", "apres-flop"),
+                          ("q2", "o:option-du-gros-blind", True), ("q2", "o:reouverture-avant-flop", False)]
+
+
+def test_an_input_the_path_answered_is_given_to_the_calculator_not_asked_again(kb):
+    """The street answered to choose the rule (club and TDA reopening) is handed to the calculator
+    as given: the browser's amounts step never asks it a second time."""
+    from ruling.decide import engine
+
+    for proc in kb.procedures:
+        for answers, node in _paths(engine.decision_tree(proc)["root"]):
+            if "compute" in node:
+                assert not set(node["inputs"]) & set(answers), (proc.citation, answers, node)
+                assert {k: v for k, v in node.get("given", {}).items() if k in answers} == \
+                    {k: answers[k] for k in node.get("given", {}) if k in answers}
+    for citation in ("club:relance-minimum", "tda:relance-insuffisante"):
+        proc = next(p for p in kb.procedures if p.citation == citation)
+        reopening = dict(engine.decision_tree(proc)["root"]["answers"])["reouverture"]
+        after_flop = dict(reopening["answers"])["apres-flop"]
+        assert after_flop["given"] == {"tour": "apres-flop"} and "tour" not in after_flop["inputs"]
 
 
 def _paths(node: dict, answers: dict | None = None):

@@ -241,6 +241,42 @@ def test_computed_decision_in_the_browser(page, server, kb):
     shot(page, "decision-calcul.png")
 
 
+def test_the_reopening_asks_the_street_once_and_the_big_blind_only_before_the_flop(page, server, kb):
+    """Issue 11: the street chooses the rule, so the amounts step does not ask it again, and after the
+    flop the big blind's question is never shown; the decision is `ruling decide`'s, word for word."""
+    from ruling.decide.engine import decide
+
+    big_blind = "Le joueur est-il le gros blind, qui n'a encore fait que poser sa blind ?"
+    page.goto(server + "procedures/club/relance-minimum.html")
+    page.locator("button.rq-choice", has_text="Un joueur qui a déjà agi peut-il sur-relancer").click()
+    page.locator("button.rq-choice", has_text="Au flop, à la turn ou à la river").click()
+    page.locator("form.rq-amounts").wait_for()
+    assert page.locator("select[name='tour']").count() == 0
+    assert big_blind not in page.locator(".rq-decision").inner_text()
+    page.fill("input[name='grosse-blind']", "100")
+    page.fill("input[name='mises']", "200, 290")
+    page.fill("input[name='mise-du-joueur']", "200")
+    page.locator("button.rq-calculate").click()
+    expected = decide(kb, "club", "relance-minimum", {"demande": "reouverture", "tour": "apres-flop", "grosse-blind": 100,
+                                                      "mises": [200, 290], "mise-du-joueur": 200}).decision
+    assert page.locator(".rq-decision-text").inner_text() == expected
+    page.locator("button.rq-restart").click()
+    page.locator("button.rq-choice", has_text="Un joueur qui a déjà agi peut-il sur-relancer").click()
+    page.locator("button.rq-choice", has_text="Avant le flop").click()
+    assert page.locator(".rq-question-text", has_text=big_blind).count() == 1
+    page.locator("button.rq-choice", has_text="Non").click()
+    page.locator("form.rq-amounts").wait_for()
+    assert page.locator("select[name='tour']").count() == 0
+    page.fill("input[name='grosse-blind']", "100")
+    page.fill("input[name='mises']", "150, 200")
+    page.fill("input[name='mise-du-joueur']", "100")
+    page.locator("button.rq-calculate").click()
+    expected = decide(kb, "club", "relance-minimum", {"demande": "reouverture", "tour": "avant-flop",
+                                                      "gros-blind-sans-parler": False, "grosse-blind": 100,
+                                                      "mises": [150, 200], "mise-du-joueur": 100}).decision
+    assert page.locator(".rq-decision-text").inner_text() == expected
+
+
 def test_side_pots_are_computed_in_the_browser(page, server, kb):
     """The calculators once left to the command line (side pots here) run in the browser too."""
     from ruling.decide.engine import decide

@@ -92,22 +92,24 @@ def reopening(inputs: dict, params: dict) -> dict:
     big_blind, player, preflop = inputs["grosse-blind"], inputs["mise-du-joueur"], _preflop(inputs)
     state = play_round(big_blind, inputs["mises"], preflop)
     history = state["history"]
-    levels = ([big_blind] if preflop else []) + [t for t, _ in history]
+    # what the player may have put in: the big blind before the flop, 0 (a check) after it, or a total of the round
+    levels = ([big_blind] if preflop else [0]) + [t for t, _ in history]
     if player not in levels:
         raise Refusal("mise-hors-du-tour", **{"mise-du-joueur": player, "montants": levels})
-    pos = levels.index(player)
-    later = history[pos:] if preflop else history[pos + 1:]
+    later = history[levels.index(player):]
     before = play_round(big_blind, [t for t, _ in history[:len(history) - len(later)]], preflop)
     gap = state["level"] - player
     if not later:
         case = "aucune-relance"
     elif any(full for _, full in later):
         case = "relance-complete"
+    elif player == 0:  # he checked, then only all-ins below a full bet: the first bet he faces
+        case = "apres-parole"
     elif gap >= before["last_raise"]:  # several short all-ins add up to a full raise: the book says if it counts
         case = "cumul-suffisant" if params["reouverture-par-cumul"] else "cumul-non-retenu"
     else:
         case = "tapis-insuffisants"
-    return {"rouvert": case in ("relance-complete", "cumul-suffisant"), "a-suivre": state["level"],
+    return {"rouvert": case in ("relance-complete", "cumul-suffisant", "apres-parole"), "a-suivre": state["level"],
             "relance-minimum": state["level"] + state["last_raise"], "relance-complete": before["last_raise"],
             "ajout": gap, "cas": case}
 
@@ -131,6 +133,8 @@ def short_bet(inputs: dict, params: dict) -> dict:
 def _short_raise(inputs: dict, silent: bool) -> tuple[int, int, int]:
     level, last_raise, target = _short_state(inputs)
     put = inputs["mise-posee"]
+    if not level:  # after the flop and nobody has bet: an opening, not a raise
+        raise Refusal("pas-de-mise-a-relancer", **{"mise-posee": put})
     if put >= target:
         raise Refusal("relance-deja-suffisante", **{"mise-posee": put, "relance-minimum": target})
     if silent and put <= level:

@@ -38,20 +38,35 @@ class Figure:
 class CalculatorSpec:
     """What a calculator asks, reads and produces (the kernel itself is code)."""
 
-    __slots__ = ("name", "description", "inputs", "parameters", "figures", "cases")
+    __slots__ = ("name", "description", "inputs", "parameters", "figures", "cases", "case_parameters", "case_inputs")
 
-    def __init__(self, name: str, description: str, inputs: list, parameters: dict, figures: dict, cases: tuple = ()):
+    def __init__(self, name: str, description: str, inputs: list, parameters: dict, figures: dict, cases: tuple = (),
+                 case_parameters: dict | None = None, case_inputs: dict | None = None):
         self.name = name
         self.description = description
         self.inputs = inputs  # Question objects (origin "calculator")
         self.parameters = parameters  # parameter id -> "required" | "optional"
         self.figures = figures  # name -> Figure
         self.cases = cases
+        self.case_parameters = case_parameters or {}  # case -> {parameter: value} it needs
+        self.case_inputs = case_inputs or {}  # case -> {input: value} it needs (the street…)
+
+    def cases_for(self, parameters: dict, fixed: dict | None = None) -> tuple:
+        """The cases the kernel can produce with a book's parameters (id -> Parameter) and the inputs a
+        rule fixes (`given`, or a single value in its `when`): a case declared for other values never
+        happens there, so no decision may speak of it."""
+        fixed = fixed or {}
+        return tuple(c for c in self.cases
+                     if all(pid in parameters and parameters[pid].value == value
+                            for pid, value in self.case_parameters.get(c, {}).items())
+                     and all(fixed.get(qid, value) == value for qid, value in self.case_inputs.get(c, {}).items()))
 
     def to_json(self) -> dict:
         return {"name": self.name, "description": self.description,
                 "inputs": [q.to_json() for q in self.inputs], "parameters": dict(self.parameters),
-                "figures": {f.name: f.text for f in self.figures.values()}, "cases": list(self.cases)}
+                "figures": {f.name: f.text for f in self.figures.values()}, "cases": list(self.cases),
+                "case_parameters": {c: dict(p) for c, p in self.case_parameters.items()},
+                "case_inputs": {c: dict(i) for c, i in self.case_inputs.items()}}
 
 
 class Catalogue:
@@ -92,6 +107,8 @@ class Catalogue:
             lines.append("  chiffres : " + ", ".join(f"{f.name} ({f.text})" for f in c.figures.values()))
             if c.cases:
                 lines.append("  cas : " + ", ".join(c.cases))
+            for case, needs in [*c.case_parameters.items(), *c.case_inputs.items()]:
+                lines.append(f"  cas {case} seulement si " + ", ".join(f"{p} = {str(v).lower()}" for p, v in needs.items()))
             lines.append("")
         return "\n".join(lines).rstrip()
 

@@ -346,7 +346,8 @@ def decision_tree(procedure: Procedure) -> dict:
     """Every path of the question walk as a tree: question nodes with one edge per answer, then a
     decision leaf; a computed decision's leaf first lists the amounts to ask (its input step).
     `{"root": node, "nodes": n, "complete": bool}`; a node is `{"question": id, "answers":
-    [[value, node], ...]}`, `{"outcome": id}`, `{"outcome": id, "compute": name, "inputs": [ids]}`,
+    [[value, node], ...]}`, `{"outcome": id}`, `{"outcome": id, "compute": name, "inputs": [ids],
+    "given"?: {id: value}}` (`given`: the rule's own and those the path answered, not asked again),
     or `{"gap": true}` where no rule applies (a broken procedure `ruling check` reports)."""
     count = [0]
     complete = [True]
@@ -363,9 +364,11 @@ def decision_tree(procedure: Procedure) -> dict:
             spec = procedure.calculator(rule)
             if spec is None:
                 return {"outcome": rule.outcome}
-            leaf = {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs if q.id not in rule.given]}
-            if rule.given:
-                leaf["given"] = dict(rule.given)
+            # an input the path already answered (the street, in `when`) is given, never asked twice
+            given = {**rule.given, **{q.id: answers[q.id] for q in spec.inputs if q.id in answers}}
+            leaf = {"outcome": rule.outcome, "compute": spec.name, "inputs": [q.id for q in spec.inputs if q.id not in given]}
+            if given:
+                leaf["given"] = given
             return leaf
         if not cands:
             return {"gap": True}

@@ -123,16 +123,22 @@ def load_procedures(kb, snap, schemas, problems, unloaded=frozenset()) -> tuple[
     return procedures, catalogue, all_parameters
 
 
-def _template_problems(doc, where: tuple, outcome: str, template, names: set, cases: tuple, what: str) -> list[Problem]:
-    """A template (or case map) naming a figure nobody produces, or keyed by unknown or missing cases."""
+def _template_problems(doc, where: tuple, outcome: str, template, names: set, cases: tuple, what: str,
+                       never: dict | None = None) -> list[Problem]:
+    """A template (or case map) naming a figure nobody produces, or keyed by unknown or missing cases;
+    `never`: the calculator's cases this book's parameters rule out (case -> why), which no phrase may speak of."""
     out = []
     line = doc.line(*where)
+    never = never or {}
     if isinstance(template, dict):
         if not cases:
             return [Problem(doc.display, line, f"la décision « {outcome} » est choisie par cas mais {what} ne produit "
                                                "pas de cas ; écrivez une seule phrase")]
         for key in template:
-            if key not in cases:
+            if key in never:
+                out.append(Problem(doc.display, doc.line(*where, key), f"le cas « {key} » de la décision « {outcome} » "
+                                                                       f"n'arrive jamais : {never[key]} ; retirez cette phrase"))
+            elif key not in cases:
                 out.append(Problem(doc.display, line, f"cas « {key} » inconnu dans la décision « {outcome} » ; "
                                                       f"cas de {what} : {', '.join(cases)}"))
         for key in cases:
@@ -153,13 +159,18 @@ def _template_problems(doc, where: tuple, outcome: str, template, names: set, ca
 SILENT_TEXT = "Le règlement ne le précise pas ; "  # how a decision resting on a reading says so
 
 
-def _interpretation_problems(doc, i: int, rdata: dict, cases) -> list[Problem]:
-    """An outcome that carries a reading says it in its decision, for each case it concerns."""
+def _interpretation_problems(doc, i: int, rdata: dict, cases, never: dict | None = None) -> list[Problem]:
+    """An outcome that carries a reading says it in its decision, for each case it concerns (and
+    for none the book's parameters rule out)."""
     reading, decision = rdata.get("interpretation"), rdata["decision"]
     if reading is None:
         return []
     line, outcome = doc.line("rules", i, "interpretation"), rdata["outcome"]
     if isinstance(reading, dict):
+        dead = [c for c in reading if c in (never or {})]
+        if dead:
+            return [Problem(doc.display, doc.line("rules", i, "interpretation", dead[0]),
+                            f"interpretation de « {outcome} » : le cas « {dead[0]} » n'arrive jamais : {never[dead[0]]}")]
         unknown = [c for c in reading if c not in cases]
         if unknown or not isinstance(decision, dict):
             line = doc.line("rules", i, "interpretation", unknown[0]) if unknown else line
@@ -171,6 +182,46 @@ def _interpretation_problems(doc, i: int, rdata: dict, cases) -> list[Problem]:
     return [Problem(doc.display, doc.line("rules", i, "interpretation", c) if c else line, f"la décision « {outcome} »{' (cas ' + c + ')' if c else ''} repose sur une "
                                        f"interprétation mais ne le dit pas : écrivez « {SILENT_TEXT}… »")
             for c, text in texts.items() if SILENT_TEXT not in text]
+
+
+def _never_reason(spec, case: str, parameters: dict, book_id: str, fixed: dict) -> str:
+    """Why `case` never happens in this rule: the parameter or input values it needs, and the book's or the rule's."""
+    needs = spec.case_parameters.get(case, {})
+    if needs and any(pid not in parameters or parameters[pid].value != v for pid, v in needs.items()):
+        said = ", ".join(f"{pid} = {_show(v)}" for pid, v in needs.items())
+        has = ", ".join(f"{pid} = {_show(parameters[pid].value) if pid in parameters else '(absent)'}" for pid in needs)
+        return f"le calculateur {spec.name} ne le produit que si {said}, et le livre {book_id} a {has}"
+    needs = spec.case_inputs.get(case, {})
+    said = ", ".join(f"{qid} = {_show(v)}" for qid, v in needs.items())
+    has = ", ".join(f"{qid} = {_show(fixed[qid])}" for qid in needs if qid in fixed)
+    return f"le calculateur {spec.name} ne le produit que si {said}, et cette règle fixe {has}"
+
+
+def _fixed_inputs(rdata: dict, spec) -> dict:
+    """The calculator inputs a rule fixes: its `given`, and a `when` key with a single value."""
+    inputs = {q.id for q in spec.inputs}
+    fixed = {qid: cond for qid, cond in (rdata.get("when") or {}).items()
+             if qid in inputs and not (isinstance(cond, list) and len(cond) != 1)}
+    fixed = {qid: (cond[0] if isinstance(cond, list) else cond) for qid, cond in fixed.items()}
+    return {**fixed, **{qid: v for qid, v in (rdata.get("given") or {}).items() if qid in inputs}}
+
+
+def _case_parameter_problems(doc, spec) -> list[Problem]:
+    """`case_parameters` names cases of the calculator and parameters it reads."""
+    out = []
+    inputs = {q.id for q in spec.inputs}
+    for key, declared, known, what in (("case_parameters", spec.case_parameters, set(spec.parameters), "le paramètre"),
+                                       ("case_inputs", spec.case_inputs, inputs, "l'entrée")):
+        for case, needs in declared.items():
+            line = doc.line("calculators", spec.name, key, case)
+            if case not in spec.cases:
+                out.append(Problem(doc.display, line, f"{key} du calculateur « {spec.name} » : cas « {case} » "
+                                                      f"inconnu ; cas : {', '.join(spec.cases) or '(aucun)'}"))
+            for name in needs:
+                if name not in known:
+                    out.append(Problem(doc.display, line, f"{key} du calculateur « {spec.name} » : {what} « {name} » "
+                                                          "n'est pas lu(e) par ce calculateur"))
+    return out
 
 
 def _compute_problems(doc, i: int, rdata: dict, spec, parameters: dict, book_id: str) -> list[Problem]:
@@ -186,9 +237,11 @@ def _compute_problems(doc, i: int, rdata: dict, spec, parameters: dict, book_id:
     names = set(parameters)
     if spec is not None:
         names |= {q.id for q in spec.inputs} | set(spec.figures)
-    out += _template_problems(doc, ("rules", i, "decision"), outcome, rdata["decision"], names,
-                              spec.cases if spec is not None else (), what)
-    out += _interpretation_problems(doc, i, rdata, spec.cases if spec is not None else ())
+    fixed = _fixed_inputs(rdata, spec) if spec is not None else {}
+    cases = spec.cases_for(parameters, fixed) if spec is not None else ()
+    never = {c: _never_reason(spec, c, parameters, book_id, fixed) for c in spec.cases if c not in cases} if spec is not None else {}
+    out += _template_problems(doc, ("rules", i, "decision"), outcome, rdata["decision"], names, cases, what, never)
+    out += _interpretation_problems(doc, i, rdata, cases, never)
     for fname, template in (rdata.get("each") or {}).items():
         figure = spec.figures.get(fname) if spec is not None else None
         if figure is None or not figure.fields:
@@ -377,7 +430,10 @@ def load_catalogue(snap, schemas, problems: list[Problem]) -> Catalogue:
                                         tuple(fdata.get("cases") or ()))
         catalogue.calculators[name] = CalculatorSpec(
             name=name, description=cdata["description"], inputs=[inputs[i] for i in cdata["inputs"]],
-            parameters=dict(cdata.get("parameters") or {}), figures=figures, cases=tuple(cdata.get("cases") or ()))
+            parameters=dict(cdata.get("parameters") or {}), figures=figures, cases=tuple(cdata.get("cases") or ()),
+            case_parameters={str(c): dict(p) for c, p in (cdata.get("case_parameters") or {}).items()},
+            case_inputs={str(c): dict(i) for c, i in (cdata.get("case_inputs") or {}).items()})
+        problems.extend(_case_parameter_problems(doc, catalogue.calculators[name]))
     for name in sorted(set(KERNELS) - set(catalogue.calculators)):
         problems.append(Problem(doc.display, 1, f"le noyau « {name} » de ruling/calculators.py n'est pas déclaré "
                                                 "dans calculators.yaml"))

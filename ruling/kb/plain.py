@@ -57,7 +57,9 @@ def _catalogue_data(catalogue: Catalogue | None):
     if catalogue is None:
         return None
     calculators = {name: (c.name, c.description, [astuple(q) for q in c.inputs], dict(c.parameters),
-                          {f.name: _slots(f) for f in c.figures.values()}, tuple(c.cases))
+                          {f.name: _slots(f) for f in c.figures.values()}, tuple(c.cases),
+                          {case: dict(p) for case, p in c.case_parameters.items()},
+                          {case: dict(i) for case, i in c.case_inputs.items()})
                    for name, c in catalogue.calculators.items()}
     return (calculators, dict(catalogue.input_names), dict(catalogue.refusals), dict(catalogue.lines))
 
@@ -67,10 +69,11 @@ def _catalogue(data) -> Catalogue | None:
         return None
     calculators, input_names, refusals, lines = data
     catalogue = Catalogue()
-    for name, (cname, description, inputs, params, figures, cases) in calculators.items():
+    for name, (cname, description, inputs, params, figures, cases, case_parameters, case_inputs) in calculators.items():
         catalogue.calculators[name] = CalculatorSpec(
             cname, description, [Question(*q) for q in inputs], dict(params),
-            {fname: Figure(*f) for fname, f in figures.items()}, tuple(cases))
+            {fname: Figure(*f) for fname, f in figures.items()}, tuple(cases), dict(case_parameters),
+            dict(case_inputs))
     catalogue.input_names, catalogue.refusals, catalogue.lines = dict(input_names), dict(refusals), dict(lines)
     return catalogue
 

@@ -22,7 +22,7 @@ from ruling.kb.files import FileProblem, decode_utf8, read_regular
 if TYPE_CHECKING:
     import yaml
 
-CACHE_FORMAT = "6"  # bump when the parsed objects or the snapshot change shape
+CACHE_FORMAT = "8"  # bump when the parsed objects or the snapshot change shape
 KB_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_BASE_FILES = 20_000  # a federation of 20 books x 500 clauses holds ~600 files
 MAX_BASE_BYTES = 256 * 2**20

@@ -70,22 +70,25 @@
     var bigBlind = inputs["grosse-blind"], player = inputs["mise-du-joueur"], pre = preflop(inputs);
     var s = playRound(bigBlind, inputs.mises, pre);
     var history = s.history;
-    var levels = (pre ? [bigBlind] : []).concat(totals(history));
+    // what the player may have put in: the big blind before the flop, 0 (a check) after it, or a total of the round
+    var levels = (pre ? [bigBlind] : [0]).concat(totals(history));
     var pos = levels.indexOf(player);
     if (pos < 0) { throw new Refusal("mise-hors-du-tour", { "mise-du-joueur": player, montants: levels }); }
-    var later = pre ? history.slice(pos) : history.slice(pos + 1);
+    var later = history.slice(pos);
     var before = playRound(bigBlind, totals(history.slice(0, history.length - later.length)), pre);
     var gap = s.level - player, cas;
     if (!later.length) {
       cas = "aucune-relance";
     } else if (later.some(function (h) { return h[1]; })) {
       cas = "relance-complete";
+    } else if (player === 0) {  // he checked, then only all-ins below a full bet: the first bet he faces
+      cas = "apres-parole";
     } else if (gap >= before.lastRaise) {
       cas = params["reouverture-par-cumul"] ? "cumul-suffisant" : "cumul-non-retenu";
     } else {
       cas = "tapis-insuffisants";
     }
-    return { rouvert: cas === "relance-complete" || cas === "cumul-suffisant", "a-suivre": s.level,
+    return { rouvert: cas === "relance-complete" || cas === "cumul-suffisant" || cas === "apres-parole", "a-suivre": s.level,
              "relance-minimum": s.level + s.lastRaise, "relance-complete": before.lastRaise, ajout: gap, cas: cas };
   };
 
@@ -103,6 +106,7 @@
 
   function shortRaise(inputs, silent) {
     var st = shortState(inputs), level = st[0], target = st[2], put = inputs["mise-posee"];
+    if (!level) { throw new Refusal("pas-de-mise-a-relancer", { "mise-posee": put }); }  // an opening, not a raise
     if (put >= target) { throw new Refusal("relance-deja-suffisante", { "mise-posee": put, "relance-minimum": target }); }
     if (silent && put <= level) { throw new Refusal("pas-une-relance", { "mise-posee": put, "a-suivre": level }); }
     return st;

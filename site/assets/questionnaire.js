@@ -46,9 +46,10 @@
   }
 
   // The decision of a computed leaf: the kernel's figures through the rule's template.
-  function computeDecision(proc, rule, inputs) {
+  function computeDecision(proc, rule, inputs, given) {
     var params = DATA.parameters[proc.book] || {};
-    inputs = Object.assign({}, rule.given || {}, inputs);  // what the path already says (no bet to call)
+    // what the path already says: the rule's `given` (no bet to call) and the answers it took (the street)
+    inputs = Object.assign({}, rule.given || {}, given || {}, inputs);
     var figures = K.kernels[rule.compute](inputs, params);
     var scope = Object.assign({}, params, inputs, figures);
     return { figures: figures, text: K.render(K.pick(rule.decision, figures.cas), scope, rule.each) };
@@ -334,7 +335,7 @@
     var next = follow(this.proc.tree, this.answers);
     var rule = next.outcome ? ruleOf(this.proc, next.outcome) : null;
     if (rule) {
-      box.appendChild(this.decision(rule, next.inputs || []));
+      box.appendChild(this.decision(rule, next.inputs || [], next.given || {}));
     } else if (next.question) {
       box.appendChild(this.question(questionOf(this.proc, next.question)));
     } else {
@@ -474,7 +475,7 @@
   };
 
   // The input step of a computed leaf: one field per amount (a list for several), a choice as a list.
-  Questionnaire.prototype.amounts = function (rule, inputs, calculate) {
+  Questionnaire.prototype.amounts = function (rule, inputs, given, calculate) {
     var self = this;
     var form = el("form", "rq-amounts");
     var step = el("p", "rq-question-text rq-step", "Les montants du coup :");
@@ -536,7 +537,7 @@
         self.save(true);
       }
       try {
-        calculate(computeDecision(self.proc, rule, values));
+        calculate(computeDecision(self.proc, rule, values, given));
         error.textContent = "";
       } catch (e) {
         if (!(e instanceof K.Refusal)) { throw e; }
@@ -553,7 +554,7 @@
     return form;
   };
 
-  Questionnaire.prototype.decision = function (rule, inputs) {
+  Questionnaire.prototype.decision = function (rule, inputs, given) {
     var self = this;
     var box = el("div", "rq-decision admonition success");
     box.appendChild(el("p", "admonition-title", "Décision"));
@@ -575,7 +576,7 @@
     box.appendChild(reading);
     var form = null;
     if (rule.compute) {
-      form = this.amounts(rule, inputs, function (computed) {
+      form = this.amounts(rule, inputs, given, function (computed) {
         text.textContent = computed ? computed.text : "";
         text.hidden = !computed;
         showReading(computed ? computed.figures.cas : undefined);
