@@ -158,3 +158,12 @@ def test_the_second_reading_findings_are_listed_by_check(run):
                      ("cash:carte-exposee-donne", "remplacee-par-la-carte-a-bruler", None),
                      ("cash:relance-minimum", "relance-minimum", None), ("infos:jetons-sur-la-table", "pause-non-concernee", None)]:
         assert expected in found, expected
+
+
+def test_the_sng_question_adds_no_condition_to_8_1(kb):
+    """8-1 exempts any « tournoi joué en mode SNG » from balancing: the question must not gloss SNG as one table,
+    or a multi-table SNG answered « non » because of the gloss gets balanced."""
+    proc = next(p for p in kb.procedures if p.citation == "club:equilibrage")
+    question = proc.question("sng")
+    assert "une seule table" not in question.text
+    assert "à une ou plusieurs tables" in question.text
