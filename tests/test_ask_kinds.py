@@ -359,7 +359,7 @@ def test_words_two_players_have_acted_pre_answer_the_misdeal(run):
 def test_no_bet_to_call_is_never_asked_as_an_amount(run):
     """« Y avait-il une mise à suivre ? non » : nothing to call, so no « Montant à suivre » prompt; « oui » :
     the prompt has no 0 proposed."""
-    result = run("ask", "jeton-superieur", "--book", "club", input="1\nn\n500\n")
+    result = run("ask", "jeton-superieur", "--book", "club", input="1\nn\n1\n500\n")
     assert result.exit_code == 0, result.output
     assert "Montant à suivre" not in result.output.split("Décision")[0]
     assert "une ouverture à la hauteur du jeton : 500" in result.output

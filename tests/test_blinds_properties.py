@@ -15,7 +15,8 @@ from ruling.decide.calculators import KERNELS
 @st.composite
 def hand_then_departures(draw):
     """A previous hand at a full table (button, small blind, big blind in order; heads-up: the
-    button posts the small blind), then the players still seated for the next hand (at least two)."""
+    button posts the small blind; sometimes played without a small blind, 8-12, the seat between
+    button and big blind left empty), then the players still seated for the next hand (at least two)."""
     before = sorted(draw(st.sets(st.integers(1, 10), min_size=2, max_size=10)))
     b = draw(st.integers(0, len(before) - 1))
     if len(before) == 2:
@@ -23,6 +24,9 @@ def hand_then_departures(draw):
         big = before[1 - b]
     else:
         button, small, big = (before[(b + k) % len(before)] for k in range(3))
+        if len(before) > 3 and draw(st.booleans()):  # 8-12: the small blind had gone, its seat is empty
+            before.remove(small)
+            small = 0
     stay = draw(st.lists(st.booleans(), min_size=len(before), max_size=len(before)))
     seats = [s for s, kept in zip(before, stay) if kept]
     if len(seats) < 2:
@@ -34,6 +38,11 @@ def hand_then_departures(draw):
 def _next_present(seats, after):
     later = [s for s in sorted(seats) if s > after]
     return later[0] if later else min(seats)
+
+
+def _previous_present(seats, before):
+    earlier = [s for s in sorted(seats) if s < before]
+    return earlier[-1] if earlier else max(seats)
 
 
 @settings(max_examples=600, deadline=None)
@@ -52,6 +61,10 @@ def test_dead_button_invariants(table):
         assert dealer not in (small, big)
         if small:  # the dealer speaks last after the flop: he sits just before the small blind
             assert small == table["ancienne-grosse-blind"]
+        if not table["ancienne-petite-blind"]:  # after a hand without small blind, the seat before the first blind deals
+            assert dealer == _previous_present(seats, small or big)
+            assert out["cas"].startswith("apres-coup-sans-petite-blind")
+            return
     if out["cas"] in ("tete-a-tete-redonne", "ancien-donneur-redonne", "sans-petite-blind"):
         assert dealer == table["ancien-bouton"]  # 8-13, 8-12, 8-17: the old dealer deals again
     else:

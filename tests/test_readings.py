@@ -101,7 +101,10 @@ def test_the_site_questionnaire_receives_each_reading(kb):
 
     proc = next(p for p in kb.procedures if p.citation == "club:blinds-places-vides")
     rule = next(r for r in procedure_data(proc)["rules"] if r["outcome"] == "bouton-mort")
-    assert set(rule["interpretation"]) == {"donneurs-absents", "sans-petite-blind-donneur-absent"}
+    assert set(rule["interpretation"]) == {"donneurs-absents", "sans-petite-blind-donneur-absent", "ancien-donneur-redonne",
+                                           "sans-petite-blind", "apres-coup-sans-petite-blind",
+                                           "apres-coup-sans-petite-blind-ni-grosse-blind"}
+    assert "petite-blind-avancee" not in rule["interpretation"]  # the text decides it: no reading
     script = (Path(__file__).parent.parent / "site" / "assets" / "questionnaire.js").read_text(encoding="utf-8")
     assert '"Lecture d\'un texte muet : " + said' in script  # shown under the decision, by case
 
@@ -158,3 +161,12 @@ def test_the_second_reading_findings_are_listed_by_check(run):
                      ("cash:carte-exposee-donne", "remplacee-par-la-carte-a-bruler", None),
                      ("cash:relance-minimum", "relance-minimum", None), ("infos:jetons-sur-la-table", "pause-non-concernee", None)]:
         assert expected in found, expected
+
+
+def test_the_sng_question_adds_no_condition_to_8_1(kb):
+    """8-1 exempts any « tournoi joué en mode SNG » from balancing: the question must not gloss SNG as one table,
+    or a multi-table SNG answered « non » because of the gloss gets balanced."""
+    proc = next(p for p in kb.procedures if p.citation == "club:equilibrage")
+    question = proc.question("sng")
+    assert "une seule table" not in question.text
+    assert "à une ou plusieurs tables" in question.text

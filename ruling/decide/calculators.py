@@ -329,7 +329,8 @@ def _previous_seat(seats: list[int], before: int) -> int:
 def next_blinds(inputs: dict, params: dict) -> dict:
     """Dead button (8-6): the big blind moves to the next player; the small blind is the old big
     blind (none if gone, 8-12); the old small blind deals, else the old dealer again (8-13); when
-    that one is gone too, the player seated just before the first blind deals (the text is silent)."""
+    that one is gone too, or when the last hand had no small blind (its dealer has dealt twice),
+    the player seated just before the first blind deals (the text is silent)."""
     seats = sorted(set(inputs["sieges-occupes"]))
     old_button, old_small, old_big = (inputs["ancien-bouton"], inputs["ancienne-petite-blind"],
                                       inputs["ancienne-grosse-blind"])
@@ -341,6 +342,10 @@ def next_blinds(inputs: dict, params: dict) -> dict:
     if len(seats) == 2:
         dealer = next(s for s in seats if s != big)
         small, case = dealer, "tete-a-tete-redonne" if dealer == old_button else "tete-a-tete"
+    elif not old_small:
+        small = old_big if old_big in seats else 0
+        dealer = _previous_seat(seats, small or big)
+        case = "apres-coup-sans-petite-blind" if small else "apres-coup-sans-petite-blind-ni-grosse-blind"
     elif old_big in seats:
         small = old_big
         if old_small in seats:

@@ -301,6 +301,10 @@
     if (seats.length === 2) {
       dealer = seats[0] !== big ? seats[0] : seats[1];
       small = dealer; cas = dealer === oldButton ? "tete-a-tete-redonne" : "tete-a-tete";
+    } else if (!oldSmall) {
+      small = present(oldBig) ? oldBig : 0;
+      dealer = previousSeat(seats, small || big);
+      cas = small ? "apres-coup-sans-petite-blind" : "apres-coup-sans-petite-blind-ni-grosse-blind";
     } else if (present(oldBig)) {
       small = oldBig;
       if (present(oldSmall)) { dealer = oldSmall; cas = "petite-blind-avancee"; }
