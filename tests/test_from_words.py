@@ -81,6 +81,9 @@ def test_no_figure_of_the_event_is_proposed_by_default(kb, book, procedure, qid)
     ("cash", "main-morte", "cause", "main lancee vers le muck et le gars derriere s est couche",
      "lancer-vers-defausse"),  # abandon
     ("cash", "fausse-donne", "cause", "premiere carte au mauvais siege", "premier-siege"),  # premiere-carte
+    # counts in letters are figures, but « table 1 » or « quelqu'un » are not a gap of one player
+    ("club", "equilibrage", "ecart", "table 1 a 9 joueurs table 2 a 7 qui je deplace", None),
+    ("club", "equilibrage", "ecart", "ecart de deux joueurs entre les tables faut bouger quelqu un ?", "deux-ou-plus"),
 ])
 def test_words_no_longer_pre_answer_the_wrong_choice(kb, book, procedure, qid, words, expected):
     proposal = propose(_question(kb, book, procedure, qid), words, kb.glossary)

@@ -24,7 +24,8 @@ NEGATIONS = frozenset({"sans", "pas", "ne", "non", "jamais", "aucun", "aucune", 
 # (the search analysis drops « une » as a stop word), « trois cartes » is « 3 cartes ».
 NUMBER_WORDS = {"un": "1", "une": "1", "deux": "2", "trois": "3", "quatre": "4", "cinq": "5", "six": "6",
                 "sept": "7", "huit": "8", "neuf": "9", "dix": "10"}
-_NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+# (« quelqu'un » is not « quelqu' 1 »)
+_NUMBER_WORD_RE = re.compile(r"(?<!quelqu')(?<!quelqu’)(?<!quelqu )\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 # The words that name a figure of the description as a bet (folded, as typed: « relance à 600 »,
 # « ouverture 200 », « tapis pour 900 »), and those that name it as something else: the figure goes
 # with the nearest of them before it, at most BET_REACH words back.
