@@ -100,7 +100,7 @@ def main(argv=None) -> int:
     parser.add_argument("ids", nargs="*")
     parser.add_argument("--answers", default=str(ANSWERS))
     parser.add_argument("-v", "--verbose", action="store_true")
-    opts = parser.parse_args(argv)
+    opts = parser.parse_intermixed_args(argv)
     sys.path.insert(0, str(ROOT))
     from ruling.kb.load import load_kb
 
@@ -108,10 +108,10 @@ def main(argv=None) -> int:
     stories = yaml.safe_load(Path(opts.trial).read_text(encoding="utf-8"))["trials"]
     answers = yaml.safe_load(Path(opts.answers).read_text(encoding="utf-8"))
     rows = [walk(kb, s, answers.get(s["id"]) or {}, opts.verbose) for s in stories if not opts.ids or s["id"] in opts.ids]
-    print("id   1re  tapées confirmées fausses sans-réponse 1-passage")
+    print("id   1re  tapées confirmées fausses sans-réponse     1-passage")
     for r in rows:
         print(f"{r['id']:<5}{'oui' if r['first'] else 'non':<5}{r['typed']:<7}{r['confirmed']:<11}"
-              f"{','.join(r['false']) or '-':<8}{','.join(r['unanswered']) or '-':<13}{'oui' if r['one_run'] else 'non'}")
+              f"{','.join(r['false']) or '-':<8}{','.join(r['unanswered']) or '-':<17}{'oui' if r['one_run'] else 'non'}")
         if opts.verbose:
             print("\n".join("      " + line for line in r["log"]))
     good = [r for r in rows if r["one_run"] and r["typed"] <= 2 and not r["false"]]

@@ -283,3 +283,32 @@ def test_a_call_out_of_turn_then_a_raise(run, kb):
     assert result.exit_code == 0, out
     assert "Entre son annonce et son tour, un joueur a-t-il ouvert ou relancé ?\n  D'après vos mots : oui" in out
     assert "il ne peut pas relancer" in out
+
+
+def test_two_time_requests_one_standing_are_ruled_in_one_run(run, kb):
+    # trial t18: a standing player and a seated one both ask for the clock; « je ne sais pas » gives both
+    result = _ask_picking(run, kb, "tda", "demander le temps debout", "tda:demander-le-temps", "je ne sais pas\n1\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "(Deux demandes, l'une debout, l'autre assis ? « je ne sais pas » donne la décision de chacune côte à côte.)" in out
+    assert "• Si : oui\n  → Le temps est décompté au joueur : une minute complète" in out
+    assert "• Si : non\n  → La demande n'est pas recevable. Il faut être assis à sa place pour demander le temps." in out
+
+
+def test_two_jokers_before_and_after_acting_are_ruled_in_one_run(run, kb):
+    # trial t24: seat 4 finds a joker before acting, seat 8 after calling
+    result = _ask_picking(run, kb, "cash", "joker dans la main", "cash:paquet-defectueux", "\nje ne sais pas\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "« je ne sais pas » donne la décision de chacun côte à côte." in out
+    assert "• Si : oui\n  → La main du joueur est morte" in out and "• Si : non\n  → Il n'y a pas de maldonne." in out
+
+
+def test_the_bets_question_says_not_to_type_the_offending_bet(run, kb):
+    # trial t02: « 800 sur 500 » — typing 500, 800 as the bets made the calculator refuse the 800
+    result = _ask_picking(run, kb, "club", "il a mis 800 sur 500 sans rien dire", "club:relance-insuffisante",
+                          "\n2\n200\n500\n\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Quand on juge une mise ou une relance trop petite, ne la tapez pas ici : elle est demandée ensuite" in out
+    assert "-a erreur=relance-sans-annonce -a tour=apres-flop -a grosse-blind=200 -a mises=500 -a mise-posee=800" in out
