@@ -186,3 +186,35 @@ def test_words_must_name_an_answer_of_their_question(kb_copy, run):
     assert result.exit_code == 1
     assert "la question « cause » (choice) a des words « nombre-faux » ; attendu carte-en-plus-petit-blind, " \
            "mauvais-ordre, nombre-incorrect, premiere-carte, seconde-retournee" in result.output
+
+
+@pytest.mark.parametrize("book, procedure, qid, words, expected", [
+    # phrasings of the outside suite whose first question the words already answered
+    ("club", "absence-prolongee", "cas", "player leaves for good ses jetons partages entre les autres ?", "definitif"),
+    ("club", "absence-prolongee", "cas", "le gars est parti depuis 20 min personne sait ou il est", "signalee"),
+    ("club", "check-raise", "cas", "il check puis relance, l autre gueule que c est interdit", "check-raise"),
+    ("club", "comportement", "faute", "deux joueurs se parlent en arabe a la table", "langue"),
+    ("club", "donner-des-jetons", "cas", "chip dump evident entre deux joueurs", "don"),
+    ("club", "flop-irregulier", "defaut", "il a sorti le flop alors que le bouton avait pas parle", "premature"),
+    ("club", "jetons-sur-la-table", "cas", "un joueur a une biere posee a cote de ses jetons", "boisson"),
+    ("club", "joueur-absent", "cas", "un inscrit arrive en retard, on lui a pris les blinds ?", "retardataire"),
+    ("club", "melange-et-coupe", "cas", "la coupe a laisse 2 cartes seulement dans un tas", "coupe-irreguliere"),
+    ("club", "telephone", "usage", "il regarde un film sur sa tablette entre deux coups", "jeu-ou-film"),
+    ("club", "tete-a-tete", "moment", "on passe a deux joueurs le bouton reste sur le meme gars", "passage"),
+    ("tda", "comportement", "faute", "un joueur couche lit le board a voix haute", "une-main-un-joueur"),
+    ("tda", "jetons-sur-la-table", "cas", "il cache ses plaques de 5000 sous sa main", "grosses-coupures-cachees"),
+    ("tda", "les-cartes-parlent", "cas", "pot donne au mauvais joueur par erreur", "erreur-d-attribution"),
+    ("tda", "recave", "cas", "recave demandee apres avoir loupe une main", "tardive"),
+    ("tda", "table-fermee", "place", "joueur d une table cassee arrive au bouton il recoit des cartes ?", "autre"),
+    ("cash", "flop-irregulier", "defaut", "le flop est sorti avant que tout le monde ait appele", "premature"),
+    ("cash", "main-morte", "cause", "cartes lancees sur celles d un autre joueur", "jetee-sur-une-main"),
+    ("cash", "paquet-defectueux", "defaut", "carte avec un dos bleu dans le paquet rouge", "dos-different"),
+    ("cash", "relance-minimum", "demande", "il veut miser avec des jetons de 50 cennes", "petits-jetons"),
+    ("cash", "string-bet", "maniere", "il met l appel puis retourne chercher des jetons", "plusieurs-mouvements"),
+    ("cash", "turn-river-irregulier", "defaut", "croupier a tourne la riviere avant le dernier appel", "river-prematuree"),
+    ("infos", "comportement", "faute", "spectateur qui donne des conseils", "remarque-hors-du-coup"),
+    ("infos", "jetons-sur-la-table", "cas", "il tient ses cartes sous la table", "cartes-cachees"),
+])
+def test_the_suite_phrasings_answer_their_first_question(kb, book, procedure, qid, words, expected):
+    proposal = propose(_question(kb, book, procedure, qid), words, kb.glossary)
+    assert proposal is not None and proposal.value == expected, proposal
