@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -201,3 +203,112 @@ def test_a_decision_drawn_from_two_sentences_shows_both(run):
     out = run("ask", "--book", "club", "sanction", "directe", "faute", "grave", input="\n1\no\n").output
     assert "seul habilité à juger du caractère volontaire" in out
     assert "peut directement suspendre un joueur ou le disqualifier" in out.replace("\n", " ")
+
+
+# -- the questionnaire part of the TD trial (issue 12): examples of the issue and first words of the stories
+
+@pytest.mark.parametrize("words, book, expected", [
+    ("carte flashee", "club", "club:carte-flashee"),
+    ("fausse donne apres des mises", "club", "club:fausse-donne"),
+    ("demander le temps", "club", "club:demander-le-temps"),
+    ("relance insuffisante sans annonce", "club", "club:relance-insuffisante"),
+    ("tete a tete petit blind", "club", "club:tete-a-tete"),
+    ("jetons sortis de la poche", "club", "club:jetons-sur-la-table"),
+    ("deux as de pique dans la meme main", "cash", "cash:paquet-defectueux"),
+])
+def test_the_issue_examples_are_proposed_first(kb, words, book, expected):
+    from ruling.decide.questionnaire import rank_situations
+
+    first = rank_situations(kb, words, book)[0]
+    assert f"{first.book}:{first.id}" == expected
+
+
+def _ask_picking(run, kb, book: str, words: str, procedure: str, answers: str):
+    """`ruling ask --book BOOK WORDS`, picking `procedure` in the list, then typing `answers`."""
+    from ruling.decide.questionnaire import rank_situations
+
+    ranked = [f"{p.book}:{p.id}" for p in rank_situations(kb, words, book)]
+    return run("ask", "--book", book, *words.split(), input=f"{ranked.index(procedure) + 1}\n{answers}")
+
+
+def test_the_format_of_an_absent_player_can_be_left_unknown(run):
+    result = run("ask", "--book", "club", "joueur-absent", input="3\nje ne sais pas\nn\n")
+    assert result.exit_code == 0, result.output
+    assert "Réponse inconnue à « Quel est le type de tournoi ? » : voici la décision dans chaque cas." in result.output
+    assert "-a 'format=?'" in result.output
+
+
+def test_the_aberration_question_quotes_2_20_and_leaves_it_to_the_td(kb, run):
+    proc = next(p for p in kb.procedures if p.book == "club" and p.id == "fausse-donne")
+    question = proc.question("aberration")
+    assert "par exemple" not in question.text  # the old example was not the text's
+    quoted = question.help.split("« ", 1)[1].split(" »", 1)[0]
+    assert quoted in kb.clause("club:2-20").text
+    assert "Le règlement ne définit pas l'aberration et n'en donne pas d'exemple : c'est à l'arbitre d'en juger." \
+        in question.help
+    result = run("ask", "--book", "club", "fausse-donne", input="n\n4\no\n?\nn\n")
+    assert result.exit_code == 0, result.output
+    explained = result.output.split("« Continuer le coup serait-il une aberration, au sens de 2-20 ? »", 1)[1]
+    assert "2-20 : « le jeu continu tel quel mais uniquement avec les joueurs non concernés" in explained
+    assert "Cette question vient de : club:2-20, club:2-17 (ruling show club:2-20)." in explained
+
+
+def test_three_cards_after_two_bets_goes_through_on_the_words(run, kb):
+    # trial t06: only « volontaire ? » and « aberration ? » are typed; the count and the two bets come from the words
+    result = _ask_picking(run, kb, "club", "un joueur a 3 cartes mais deux ont deja mise", "club:fausse-donne",
+                          "n\n\n\nn\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "  D'après vos mots : Un joueur a reçu un nombre incorrect de cartes (Entrée" in out
+    assert "  D'après vos mots : oui (Entrée" in out
+    assert "le coup continue tel quel, mais uniquement avec les joueurs qui ne sont pas directement concernés" in out
+
+
+def test_a_short_all_in_in_limit_is_ruled_on_the_words_alone(run, kb):
+    # trial t26: structure, full bet and all-in all read from « en limite un tapis de 2 dans une ronde a 6 »
+    result = _ask_picking(run, kb, "cash", "en limite un tapis de 2 dans une ronde a 6", "cash:mise-tapis-limite",
+                          "\n\n\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert out.count("  D'après vos mots : ") == 3
+    assert "Le tapis ajoute 2 à la mise à suivre, soit moins de la moitié (3) d'une mise pleine de 6" in out
+    assert "-a structure=limite -a mise-pleine=6 -a mise-tapis=2" in out
+
+
+def test_a_call_out_of_turn_then_a_raise(run, kb):
+    # trial t11: « puis ça a relancé » answers that the situation changed
+    result = _ask_picking(run, kb, "club", "il a dit call avant son tour puis ca a relance", "club:action-hors-tour",
+                          "\no\n\nn\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Entre son annonce et son tour, un joueur a-t-il ouvert ou relancé ?\n  D'après vos mots : oui" in out
+    assert "il ne peut pas relancer" in out
+
+
+def test_two_time_requests_one_standing_are_ruled_in_one_run(run, kb):
+    # trial t18: a standing player and a seated one both ask for the clock; « je ne sais pas » gives both
+    result = _ask_picking(run, kb, "tda", "demander le temps debout", "tda:demander-le-temps", "je ne sais pas\n1\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "(Deux demandes, l'une debout, l'autre assis ? « je ne sais pas » donne la décision de chacune côte à côte.)" in out
+    assert "• Si : oui\n  → Le temps est décompté au joueur : une minute complète" in out
+    assert "• Si : non\n  → La demande n'est pas recevable. Il faut être assis à sa place pour demander le temps." in out
+
+
+def test_two_jokers_before_and_after_acting_are_ruled_in_one_run(run, kb):
+    # trial t24: seat 4 finds a joker before acting, seat 8 after calling
+    result = _ask_picking(run, kb, "cash", "joker dans la main", "cash:paquet-defectueux", "\nje ne sais pas\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "« je ne sais pas » donne la décision de chacun côte à côte." in out
+    assert "• Si : oui\n  → La main du joueur est morte" in out and "• Si : non\n  → Il n'y a pas de maldonne." in out
+
+
+def test_the_bets_question_says_not_to_type_the_offending_bet(run, kb):
+    # trial t02: « 800 sur 500 » — typing 500, 800 as the bets made the calculator refuse the 800
+    result = _ask_picking(run, kb, "club", "il a mis 800 sur 500 sans rien dire", "club:relance-insuffisante",
+                          "\n2\n200\n500\n\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Quand on juge une mise ou une relance trop petite, ne la tapez pas ici : elle est demandée ensuite" in out
+    assert "-a erreur=relance-sans-annonce -a tour=apres-flop -a grosse-blind=200 -a mises=500 -a mise-posee=800" in out

@@ -1,9 +1,12 @@
 """Answers the TD already gave in his description (« d'après vos mots »), proposed, never imposed.
 
 A choice is proposed when the words of its key (« avant-flop », « relance-sans-annonce »), or a
-glossary equivalent of them, appear in order in the description; a yes/no question when one of its
-`words:` phrases does (« ordre inconnu » → non); amounts written in the
-description (« ouverture 200 tapis 290 ») are proposed for the first amounts question.
+glossary equivalent of them, appear in order in the description, or, for a choice given `words:`,
+one of those phrases (they replace the key, which may say too little: « coupe » is also « coup »);
+a yes/no question when one of its `words:` phrases does (« ordre inconnu » → non); a figure beside
+one of its names (« tapis de 2 », « 2 tours »). Amounts written in the description (« ouverture
+200 tapis 290 ») are proposed for the first list of bets, each only when a betting word names it:
+« jeton de 25 », « 50 % », « 3 joueurs » or « la bb à 200 » are not bets.
 """
 from __future__ import annotations
 
@@ -17,6 +20,24 @@ WINDOW = 2  # words allowed between the words of a key phrase
 # brûlée, on connaît l'ordre » is not « sans ordre »).
 NEGATED_WINDOW = 1
 NEGATIONS = frozenset({"sans", "pas", "ne", "non", "jamais", "aucun", "aucune", "ni"})
+# Counts written in letters read as figures, on both sides: « en une fois » is not « en deux fois »
+# (the search analysis drops « une » as a stop word), « trois cartes » is « 3 cartes ».
+NUMBER_WORDS = {"un": "1", "une": "1", "deux": "2", "trois": "3", "quatre": "4", "cinq": "5", "six": "6",
+                "sept": "7", "huit": "8", "neuf": "9", "dix": "10"}
+# (« quelqu'un » is not « quelqu' 1 »)
+_NUMBER_WORD_RE = re.compile(r"(?<!quelqu')(?<!quelqu’)(?<!quelqu )\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+# The words that name a figure of the description as a bet (folded, as typed: « relance à 600 »,
+# « ouverture 200 », « tapis pour 900 »), and those that name it as something else: the figure goes
+# with the nearest of them before it, at most BET_REACH words back.
+BET_WORDS = frozenset({"ouverture", "ouvre", "ouvert", "ouvrir", "mise", "mises", "mis", "miser", "met",
+                       "relance", "relances", "relancer", "raise", "bet", "tapis", "all", "allin", "suit",
+                       "suivi", "suivre", "call", "paye", "paie", "payer", "sur"})
+NOT_BET_WORDS = frozenset({"jeton", "jetons", "bb", "sb", "blind", "blinds", "blinde", "lieu", "pas",
+                           "niveau", "siege", "table"})
+NOT_AMOUNT_AFTER = frozenset({"%", "joueur", "joueurs", "tour", "tours", "minute", "minutes", "min", "seconde",
+                              "secondes", "carte", "cartes", "main", "mains", "fois", "heure", "heures", "h",
+                              "niveau", "niveaux", "cennes", "relances", "places", "sieges", "jetons"})
+BET_REACH = 3
 
 
 @dataclass
@@ -33,29 +54,41 @@ def _terms(text: str) -> list[str]:
     # upward (decide → search): one analysis for the words, the search package's; lazy, whoosh-free
     from ruling.search.analysis import analyze
 
-    return analyze(text.replace("-", " "))
+    return analyze(_NUMBER_WORD_RE.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text.replace("-", " ")))
 
 
-def _occurs(phrase: list[str], described: list[str]) -> bool:
-    """The terms of `phrase` appear in `described` in order, at most WINDOW terms apart; a term a
-    negation governs must follow it within NEGATED_WINDOW, and a negated term is not the phrase's."""
+def _gaps(phrase: list[str], described: list[str]) -> int | None:
+    """The fewest words between the terms of `phrase` where they appear in `described` in order, at
+    most WINDOW terms apart (None when they do not); a term a negation governs must follow it within
+    NEGATED_WINDOW, and a negated term is not the phrase's."""
     if not phrase:
-        return False
+        return None
+    best = None
     for start, term in enumerate(described):
         if term != phrase[0]:
             continue
         if start and described[start - 1] in NEGATIONS and phrase[0] not in NEGATIONS:
             continue  # « sans parler » is not « parler »
-        at, ok = start, True
+        at, gaps, ok = start, 0, True
         for previous, wanted in zip(phrase, phrase[1:]):
-            window = described[at + 1: at + 2 + (NEGATED_WINDOW if previous in NEGATIONS else WINDOW)]
-            if wanted not in window:
+            reach = NEGATED_WINDOW if previous in NEGATIONS else WINDOW
+            # the next term, not negated by a word the phrase does not have (« relance sans annonce »
+            # is not « relance annoncée »)
+            step = next((k for k in range(reach + 1) if at + 1 + k < len(described)
+                         and described[at + 1 + k] == wanted
+                         and (described[at + k] not in NEGATIONS or described[at + k] == previous)), None)
+            if step is None:
                 ok = False
                 break
-            at = at + 1 + window.index(wanted)
-        if ok:
-            return True
-    return False
+            gaps += step
+            at = at + 1 + step
+        if ok and (best is None or gaps < best):
+            best = gaps
+    return best
+
+
+def _occurs(phrase: list[str], described: list[str]) -> bool:
+    return _gaps(phrase, described) is not None
 
 
 def _equivalents(phrase: str, glossary: list) -> list[list[str]]:
@@ -74,16 +107,17 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     """The answer to `question` the description gives, or None (none, or several choices match)."""
     if not description.strip():
         return None
+    words = question.words or {}
     if question.type == "choice":
-        options: list = [(key, label, [key]) for key, label in question.choices.items()]
+        options: list = [(key, label, words[key] if key in words else [key]) for key, label in question.choices.items()]
         return _longest_match(question.id, options, _terms(description), glossary)
-    if question.type == "bool" and question.words:
-        options = [(value, word, question.words.get(word) or []) for value, word in ((True, "oui"), (False, "non"))]
+    if question.type == "bool" and words:
+        options = [(value, word, words.get(word) or []) for value, word in ((True, "oui"), (False, "non"))]
         return _longest_match(question.id, options, _terms(description), glossary)
     if question.type == "amount":
         return _named_figure(question, _terms(description))
-    if question.type == "amounts" and not amounts_taken:
-        amounts = [int(re.sub(r"\D", "", m)) for m in AMOUNT_RE.findall(description)]
+    if question.type == "amounts" and question.kind == "amounts" and not amounts_taken:
+        amounts = bets_written(description)
         # proposed only when they rise (successive totals do): « 800 sur 500 » names a bet and what it
         # faced, and a list the words do not put in order is typed by the TD, never guessed
         if amounts and all(a < b for a, b in zip(amounts, amounts[1:])):
@@ -91,15 +125,33 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     return None
 
 
+def bets_written(description: str) -> list[int]:
+    """The figures of `description` that a betting word names (« ouverture 200 tapis 290 »), in order."""
+    from ruling.search.analysis import fold  # upward (decide → search), as _terms
+
+    text = fold(description)
+    out = []
+    for match in AMOUNT_RE.finditer(text):
+        before = re.findall(r"[a-z]+|\d+", text[:match.start()])[-BET_REACH:]
+        after = re.match(r"\s*(%|[a-z]+)", text[match.end():])
+        if after and after.group(1) in NOT_AMOUNT_AFTER:
+            continue  # « 50 % », « 3 joueurs », « 2 tours »
+        named = next((w for w in reversed(before) if w in BET_WORDS or w in NOT_BET_WORDS or w.isdigit()), None)
+        if named in BET_WORDS:
+            out.append(int(re.sub(r"\D", "", match.group())))
+    return out
+
+
 def _longest_match(qid: str, options, described: list[str], glossary: list) -> FromWords | None:
     """The option (value, text, phrases) whose phrase, or a glossary equivalent of it, found in the
-    description is the longest; none when no phrase is found or two options tie."""
+    description is the longest (then the tightest: « pot en no limit » is no limit, not pot limit);
+    none when no phrase is found or two options tie."""
     found = []
     for value, text, phrases in options:
-        best = max((len(p) for phrase in phrases for p in _equivalents(phrase, glossary) if _occurs(p, described)),
-                   default=0)
-        if best:
-            found.append((best, value, text))
+        scores = [(len(p), -gaps) for phrase in phrases for p in _equivalents(phrase, glossary)
+                  for gaps in [_gaps(p, described)] if gaps is not None]
+        if scores:
+            found.append((max(scores), value, text))
     found.sort(key=lambda f: f[0], reverse=True)
     if found and (len(found) == 1 or found[0][0] > found[1][0]):
         _, value, text = found[0]
@@ -109,15 +161,20 @@ def _longest_match(qid: str, options, described: list[str], glossary: list) -> F
 
 def _named_figure(question, described: list[str]) -> FromWords | None:
     """A figure the words give by its name, next to it: « 2 tours » for `tours`, « grosse blind 200 »
-    for `grosse-blind`; none when the name is absent or two different figures go with it."""
-    name = _terms(question.id.replace("-", " "))
+    for `grosse-blind`, « tapis de 2 » for a figure named « tapis » in its `words: {nom: …}`; none
+    when the name is absent or two different figures go with it."""
+    names = [_terms(question.id.replace("-", " "))] + [_terms(n) for n in (question.words or {}).get("nom", [])]
     found = set()
-    for start in range(len(described) - len(name) + 1):
-        if described[start:start + len(name)] != name:
-            continue
-        for at in (start - 1, start + len(name)):
-            if 0 <= at < len(described) and described[at].isdigit():
-                found.add(int(described[at]))
+    for name in names:
+        for start in range(len(described) - len(name) + 1):
+            if not name or described[start:start + len(name)] != name:
+                continue
+            # the figure after the name (« tapis de 2 »), else the one before it (« 2 tours »): in « un
+            # tapis de 2 », the « un » is not the figure
+            for at in (start + len(name), start - 1):
+                if 0 <= at < len(described) and described[at].isdigit():
+                    found.add(int(described[at]))
+                    break
     if len(found) == 1:
         value = found.pop()
         return FromWords(question.id, value, str(value))

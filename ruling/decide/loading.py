@@ -48,8 +48,10 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
         elif type_of(q.kind) != q.type:
             out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre {q.kind} (type {type_of(q.kind)}) "
                                                   f"mais le type {q.type}"))
-    if q.words and q.type != "bool":
-        out.append(Problem(doc.display, line, f"la question « {q.id} » a des words (oui/non) mais le type {q.type}"))
+    allowed = {"bool": {"oui", "non"}, "choice": set(q.choices)}.get(q.type, {"nom"})
+    for key in sorted(set(q.words) - allowed):
+        out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) a des words « {key} » ; attendu "
+                                              f"{', '.join(sorted(allowed)) or 'aucun'}"))
     if q.asks_for_figures and q.type != "bool":
         out.append(Problem(doc.display, line, f"la question « {q.id} » (asks_for_figures) doit être de type bool"))
     if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):

@@ -42,7 +42,7 @@ class Question:
     none: bool = False  # « aucun » is an answer (0 or the empty list)
     if_unknown: object = None  # what « je ne sais pas » means when it means one answer (« non » to « avez-vous les chiffres ? »)
     asks_for_figures: bool = False  # « avez-vous les chiffres ? »: answered oui as soon as a figure of a calculator is given
-    words: dict = field(default_factory=dict)  # bool question: "oui"/"non" -> phrases of a description that pre-answer it
+    words: dict = field(default_factory=dict)  # phrases of a description that pre-answer it: "oui"/"non", a choice key, or "nom" (a figure's names)
 
     def __post_init__(self):
         if not self.kind and self.type in ("amount", "amounts"):
