@@ -92,6 +92,13 @@ def test_fifty_percent_rule(calc):
     assert (out["complement"], out["cas"]) == (60, "ouverture")
 
 
+def test_nothing_put_in_is_not_a_short_bet(calc):
+    """A player who put nothing in checked or folded: no text makes him bet the big blind (or call)."""
+    for bets in ([], [200]):
+        with pytest.raises(UserError, match="^la mise posée doit être supérieure à 0 \\(reçu 0\\) : un joueur qui n'a rien posé"):
+            calc("mise-insuffisante", "tda", grosse_blind=100, mises=bets, tour=POST, mise_posee=0)
+
+
 def test_oversized_chip(calc):
     assert calc("jeton-superieur", valeur_du_jeton=500, a_suivre=200) == {
         "suivi": 200, "monnaie": 300, "relance-au-jeton": 500, "ouverture-au-jeton": 500}

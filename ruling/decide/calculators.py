@@ -123,6 +123,8 @@ def _short_state(inputs: dict) -> tuple[int, int, int]:
 def short_bet(inputs: dict, params: dict) -> dict:
     level, _, _ = _short_state(inputs)
     put = inputs["mise-posee"]
+    if put <= 0:  # nothing put in is a check or a fold, not a bet to complete
+        raise Refusal("rien-pose", **{"mise-posee": put})
     required = level if level else inputs["grosse-blind"]
     if put >= required:
         raise Refusal("mise-deja-suffisante", **{"mise-posee": put, "total-du": required})

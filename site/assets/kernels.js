@@ -99,6 +99,7 @@
 
   KERNELS["mise-insuffisante"] = function (inputs) {
     var level = shortState(inputs)[0], put = inputs["mise-posee"];
+    if (put <= 0) { throw new Refusal("rien-pose", { "mise-posee": put }); }  // a check or a fold, not a bet
     var required = level ? level : inputs["grosse-blind"];
     if (put >= required) { throw new Refusal("mise-deja-suffisante", { "mise-posee": put, "total-du": required }); }
     return { "a-suivre": level, "total-du": required, complement: required - put, cas: level ? "suivi" : "ouverture" };
