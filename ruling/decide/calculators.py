@@ -167,10 +167,19 @@ def short_raise_silent(inputs: dict, params: dict) -> dict:
 def oversized_chip(inputs: dict, params: dict) -> dict:
     chip, to_call = inputs["valeur-du-jeton"], inputs["a-suivre"]
     _positive(chip, "valeur-du-jeton")
+    if to_call <= 0:  # « a bet to call » of nothing: the answers contradict each other (9-18 « suivre » needs a bet)
+        raise Refusal("rien-a-suivre", **{"valeur-du-jeton": chip, "a-suivre": to_call})
     if chip <= to_call:
         raise Refusal("jeton-pas-superieur", **{"valeur-du-jeton": chip, "a-suivre": to_call})
-    return {"suivi": to_call, "monnaie": chip - to_call if to_call else 0, "relance-au-jeton": chip,
-            "ouverture-au-jeton": chip}
+    return {"suivi": to_call, "monnaie": chip - to_call, "relance-au-jeton": chip}
+
+
+@kernel("ouverture-au-jeton")
+def oversized_chip_opening(inputs: dict, params: dict) -> dict:
+    """Nobody has bet: after the flop the chip opens at its own value (9-18)."""
+    chip = inputs["valeur-du-jeton"]
+    _positive(chip, "valeur-du-jeton")
+    return {"ouverture-au-jeton": chip}
 
 
 # -- pots ---------------------------------------------------------------------------------------

@@ -135,8 +135,15 @@
   KERNELS["jeton-superieur"] = function (inputs) {
     var chip = inputs["valeur-du-jeton"], toCall = inputs["a-suivre"];
     positive(chip, "valeur-du-jeton");
+    if (toCall <= 0) { throw new Refusal("rien-a-suivre", { "valeur-du-jeton": chip, "a-suivre": toCall }); }
     if (chip <= toCall) { throw new Refusal("jeton-pas-superieur", { "valeur-du-jeton": chip, "a-suivre": toCall }); }
-    return { suivi: toCall, monnaie: toCall ? chip - toCall : 0, "relance-au-jeton": chip, "ouverture-au-jeton": chip };
+    return { suivi: toCall, monnaie: chip - toCall, "relance-au-jeton": chip };
+  };
+
+  KERNELS["ouverture-au-jeton"] = function (inputs) {
+    var chip = inputs["valeur-du-jeton"];
+    positive(chip, "valeur-du-jeton");
+    return { "ouverture-au-jeton": chip };
   };
 
   // -- pots ------------------------------------------------------------------------------------
