@@ -105,7 +105,8 @@ def test_oversized_chip_facing_a_bet_of_nothing_is_refused(run):
     result = run("decide", "jeton-superieur", "--book", "club", "-a", "annonce=aucune", "-a", "mise-a-suivre=oui",
                  "-a", "valeur-du-jeton=500", "-a", "a-suivre=0")
     assert result.exit_code == 2
-    assert "un montant à suivre de 0 contredit la réponse « il y avait une mise à suivre »" in result.output
+    assert ("un montant à suivre de 0 veut dire que personne n'avait misé, ce qui contredit un suivi ou une relance"
+            in result.output)
     assert "simple suivi" not in result.output and "Traceback" not in result.output
 
 
