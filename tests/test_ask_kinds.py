@@ -358,14 +358,14 @@ def test_words_two_players_have_acted_pre_answer_the_misdeal(run):
 
 def test_no_bet_to_call_is_never_asked_as_an_amount(run):
     """« Y avait-il une mise à suivre ? non » : nothing to call, so no « Montant à suivre » prompt; « oui » :
-    the prompt has no 0 proposed."""
+    the prompt proposes neither 0 nor « aucun » (a bet of nothing would contradict that answer)."""
     result = run("ask", "jeton-superieur", "--book", "club", input="1\nn\n1\n500\n")
     assert result.exit_code == 0, result.output
     assert "Montant à suivre" not in result.output.split("Décision")[0]
     assert "une ouverture à la hauteur du jeton : 500" in result.output
     result = run("ask", "jeton-superieur", "--book", "club", input="1\no\n500\n200\n")
     assert result.exit_code == 0, result.output
-    assert "Montant en jetons (« aucun » si aucun):" in result.output and "[0]" not in result.output
+    assert "Montant en jetons:" in result.output and "[0]" not in result.output and "« aucun »" not in result.output
     assert "vaut un simple suivi de 200 ; la monnaie (300)" in result.output
 
 

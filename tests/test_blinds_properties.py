@@ -6,10 +6,11 @@ small blind other than the big blind, a big blind that moves forward exactly one
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ruling.decide.calculators import KERNELS
+from ruling.decide.calculators import KERNELS, Refusal
 
 
 @st.composite
@@ -24,7 +25,11 @@ def hand_then_departures(draw):
         big = before[1 - b]
     else:
         button, small, big = (before[(b + k) % len(before)] for k in range(3))
-        if len(before) > 3 and draw(st.booleans()):  # 8-12: the small blind had gone, its seat is empty
+        if len(before) > 4 and draw(st.integers(0, 3)) == 0:  # 8-12 the hand before: the new small blind had
+            button, big = before[b], before[(b + 3) % len(before)]  # gone, the old dealer dealt again and the old
+            before.remove(before[(b + 2) % len(before)])  # small blind, passed over, sits between him and the big blind
+            small = 0
+        elif len(before) > 3 and draw(st.booleans()):  # 8-12: the small blind had gone, its seat is empty
             before.remove(small)
             small = 0
     stay = draw(st.lists(st.booleans(), min_size=len(before), max_size=len(before)))
@@ -77,3 +82,42 @@ def test_the_invariants_catch_a_dealer_on_the_small_blind():
              "ancienne-grosse-blind": 3}
     out = KERNELS["blinds-suivantes"](table, {})
     assert (out["siege-donneur"], out["siege-petite-blind"], out["siege-grosse-blind"]) == (6, 3, 4)
+
+
+def test_after_a_hand_without_small_blind_the_skipped_seat_is_accepted():
+    """8-12: the small blind's seat emptied, the old dealer dealt again, so the player between him
+    and the big blind (the small blind of the hand before) sat out of the blinds in one hand."""
+    table = {"sieges-occupes": [1, 3, 4, 9], "ancien-bouton": 9, "ancienne-petite-blind": 0,
+             "ancienne-grosse-blind": 3}
+    out = KERNELS["blinds-suivantes"](table, {})
+    assert (out["siege-donneur"], out["siege-petite-blind"], out["siege-grosse-blind"]) == (1, 3, 4)
+
+
+@pytest.mark.parametrize("table, code, seat", [
+    ({"sieges-occupes": [1, 2, 3], "ancien-bouton": 1, "ancienne-petite-blind": 2, "ancienne-grosse-blind": 5},
+     "siege-saute-entre-les-blinds", 3),  # the sixth reading's table: seat 3 would have posted the big blind
+    ({"sieges-occupes": [2, 4, 6], "ancien-bouton": 6, "ancienne-petite-blind": 4, "ancienne-grosse-blind": 5},
+     "siege-saute-avant-les-blinds", 2),
+    ({"sieges-occupes": [1, 2, 3, 4], "ancien-bouton": 1, "ancienne-petite-blind": 0, "ancienne-grosse-blind": 4},
+     "siege-saute-avant-les-blinds", 2),  # without small blind, one seat may be passed over, not two
+    ({"sieges-occupes": [1, 2, 3], "ancien-bouton": 2, "ancienne-petite-blind": 2, "ancienne-grosse-blind": 3},
+     "tete-a-tete-precedent", 1),
+    ({"sieges-occupes": [1, 2, 3], "ancien-bouton": 3, "ancienne-petite-blind": 1, "ancienne-grosse-blind": 3},
+     "bouton-et-grosse-blind", 3),
+    ({"sieges-occupes": [1, 2, 3], "ancien-bouton": 1, "ancienne-petite-blind": 2, "ancienne-grosse-blind": 2},
+     "deux-blinds-un-siege", 2),
+])
+def test_seats_no_single_hand_gives_are_refused(table, code, seat):
+    with pytest.raises(Refusal) as refused:
+        KERNELS["blinds-suivantes"](table, {})
+    assert (refused.value.code, refused.value.figures["siege"]) == (code, seat)
+
+
+def test_the_reading_table_gets_one_french_line_and_status_2(run):
+    result = run("decide", "blinds-places-vides", "--book", "club", "-a", "win-the-button=non", "-a", "sieges=oui",
+                 "-a", "sieges-occupes=1,2,3", "-a", "ancien-bouton=1", "-a", "ancienne-petite-blind=2",
+                 "-a", "ancienne-grosse-blind=5")
+    assert result.exit_code == 2
+    assert ("le siège 3, encore occupé, est entre l'ancienne petite blind (siège 2) et l'ancienne grosse blind "
+            "(siège 5) : un seul coup ne peut l'avoir sauté") in result.output
+    assert "donneur siège" not in result.output and "Traceback" not in result.output

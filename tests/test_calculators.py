@@ -101,9 +101,20 @@ def test_nothing_put_in_is_not_a_short_bet(calc):
 
 def test_oversized_chip(calc):
     assert calc("jeton-superieur", valeur_du_jeton=500, a_suivre=200) == {
-        "suivi": 200, "monnaie": 300, "relance-au-jeton": 500, "ouverture-au-jeton": 500}
+        "suivi": 200, "monnaie": 300, "relance-au-jeton": 500}
     with pytest.raises(UserError, match="pas un jeton supérieur"):
         calc("jeton-superieur", valeur_du_jeton=100, a_suivre=200)
+    assert calc("ouverture-au-jeton", valeur_du_jeton=500) == {"ouverture-au-jeton": 500}
+
+
+def test_oversized_chip_facing_a_bet_of_nothing_is_refused(run):
+    """A bet to call of 0 contradicts « il y avait une mise à suivre »: the 500 chip must not vanish into a call of 0."""
+    result = run("decide", "jeton-superieur", "--book", "club", "-a", "annonce=aucune", "-a", "mise-a-suivre=oui",
+                 "-a", "valeur-du-jeton=500", "-a", "a-suivre=0")
+    assert result.exit_code == 2
+    assert ("un montant à suivre de 0 veut dire que personne n'avait misé, ce qui contredit un suivi ou une relance"
+            in result.output)
+    assert "simple suivi" not in result.output and "Traceback" not in result.output
 
 
 totals = st.lists(st.integers(1, 400), max_size=6).map(lambda steps: [sum(steps[: i + 1]) for i in range(len(steps))])

@@ -169,10 +169,19 @@ def short_raise_silent(inputs: dict, params: dict) -> dict:
 def oversized_chip(inputs: dict, params: dict) -> dict:
     chip, to_call = inputs["valeur-du-jeton"], inputs["a-suivre"]
     _positive(chip, "valeur-du-jeton")
+    if to_call <= 0:  # « a bet to call » of nothing: the answers contradict each other (9-18 « suivre » needs a bet)
+        raise Refusal("rien-a-suivre", **{"valeur-du-jeton": chip, "a-suivre": to_call})
     if chip <= to_call:
         raise Refusal("jeton-pas-superieur", **{"valeur-du-jeton": chip, "a-suivre": to_call})
-    return {"suivi": to_call, "monnaie": chip - to_call if to_call else 0, "relance-au-jeton": chip,
-            "ouverture-au-jeton": chip}
+    return {"suivi": to_call, "monnaie": chip - to_call, "relance-au-jeton": chip}
+
+
+@kernel("ouverture-au-jeton")
+def oversized_chip_opening(inputs: dict, params: dict) -> dict:
+    """Nobody has bet: after the flop the chip opens at its own value (9-18)."""
+    chip = inputs["valeur-du-jeton"]
+    _positive(chip, "valeur-du-jeton")
+    return {"ouverture-au-jeton": chip}
 
 
 # -- pots ---------------------------------------------------------------------------------------
@@ -327,6 +336,36 @@ def _previous_seat(seats: list[int], before: int) -> int:
     return max(earlier) if earlier else max(seats)
 
 
+def _between(seats: list[int], first: int, last: int) -> list[int]:
+    """The seats strictly after `first` and before `last`, clockwise (round the table past the highest seat)."""
+    if first < last:
+        return [s for s in seats if first < s < last]
+    return [s for s in seats if s > first or s < last]
+
+
+def _one_hand(seats: list[int], button: int, small: int, big: int) -> None:
+    """Refuse old seats that no single hand gives: the button, the small blind and the big blind
+    follow each other, and nobody still seated sat between them (he would have posted instead), but
+    for one seat before the big blind of a hand without small blind: its dealer had dealt the hand before too (8-12)."""
+    if big == button:
+        raise Refusal("bouton-et-grosse-blind", siege=big)
+    if small == big:
+        raise Refusal("deux-blinds-un-siege", siege=big)
+    if small == button:  # only heads-up does the dealer post the small blind (8-16): nobody else played
+        others = [s for s in seats if s not in (button, big)]
+        if others:
+            raise Refusal("tete-a-tete-precedent", siege=others[0], **{"ancien-bouton": button})
+        return
+    skipped = _between(seats, button, small or big)
+    if len(skipped) > (0 if small else 1):  # a hand without small blind (8-12) passed over the seat of the gone one's predecessor
+        raise Refusal("siege-saute-avant-les-blinds", siege=skipped[0], **{
+            "ancien-bouton": button, "premiere-blind": small or big})
+    skipped = _between(seats, small, big) if small else []
+    if skipped:
+        raise Refusal("siege-saute-entre-les-blinds", siege=skipped[0], **{
+            "ancienne-petite-blind": small, "ancienne-grosse-blind": big})
+
+
 @kernel("blinds-suivantes")
 def next_blinds(inputs: dict, params: dict) -> dict:
     """Dead button (8-6): the big blind moves to the next player; the small blind is the old big
@@ -340,6 +379,7 @@ def next_blinds(inputs: dict, params: dict) -> dict:
         raise Refusal("deux-joueurs-presents")
     if min(seats) < 1:
         raise Refusal("siege-zero")
+    _one_hand(seats, old_button, old_small, old_big)
     big = _next_seat(seats, old_big)
     if len(seats) == 2:
         dealer = next(s for s in seats if s != big)

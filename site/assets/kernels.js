@@ -136,8 +136,15 @@
   KERNELS["jeton-superieur"] = function (inputs) {
     var chip = inputs["valeur-du-jeton"], toCall = inputs["a-suivre"];
     positive(chip, "valeur-du-jeton");
+    if (toCall <= 0) { throw new Refusal("rien-a-suivre", { "valeur-du-jeton": chip, "a-suivre": toCall }); }
     if (chip <= toCall) { throw new Refusal("jeton-pas-superieur", { "valeur-du-jeton": chip, "a-suivre": toCall }); }
-    return { suivi: toCall, monnaie: toCall ? chip - toCall : 0, "relance-au-jeton": chip, "ouverture-au-jeton": chip };
+    return { suivi: toCall, monnaie: chip - toCall, "relance-au-jeton": chip };
+  };
+
+  KERNELS["ouverture-au-jeton"] = function (inputs) {
+    var chip = inputs["valeur-du-jeton"];
+    positive(chip, "valeur-du-jeton");
+    return { "ouverture-au-jeton": chip };
   };
 
   // -- pots ------------------------------------------------------------------------------------
@@ -290,6 +297,30 @@
     return earlier.length ? Math.max.apply(null, earlier) : Math.max.apply(null, seats);
   }
 
+  // the seats strictly after `first` and before `last`, clockwise (round the table past the highest seat)
+  function between(seats, first, last) {
+    return seats.filter(function (s) { return first < last ? (first < s && s < last) : (s > first || s < last); });
+  }
+
+  // refuse old seats that no single hand gives (see _one_hand in ruling/decide/calculators.py)
+  function oneHand(seats, button, small, big) {
+    if (big === button) { throw new Refusal("bouton-et-grosse-blind", { siege: big }); }
+    if (small === big) { throw new Refusal("deux-blinds-un-siege", { siege: big }); }
+    if (small === button) {
+      var others = seats.filter(function (s) { return s !== button && s !== big; });
+      if (others.length) { throw new Refusal("tete-a-tete-precedent", { siege: others[0], "ancien-bouton": button }); }
+      return;
+    }
+    var skipped = between(seats, button, small || big);
+    if (skipped.length > (small ? 0 : 1)) {  // a hand without small blind (8-12): its dealer dealt twice
+      throw new Refusal("siege-saute-avant-les-blinds", { siege: skipped[0], "ancien-bouton": button, "premiere-blind": small || big });
+    }
+    skipped = small ? between(seats, small, big) : [];
+    if (skipped.length) {
+      throw new Refusal("siege-saute-entre-les-blinds", { siege: skipped[0], "ancienne-petite-blind": small, "ancienne-grosse-blind": big });
+    }
+  }
+
   KERNELS["blinds-suivantes"] = function (inputs) {
     var seats = inputs["sieges-occupes"].filter(function (s, i, all) { return all.indexOf(s) === i; })
       .sort(function (a, b) { return a - b; });
@@ -297,6 +328,7 @@
     var oldBig = inputs["ancienne-grosse-blind"];
     if (seats.length < 2) { throw new Refusal("deux-joueurs-presents"); }
     if (seats[0] < 1) { throw new Refusal("siege-zero"); }
+    oneHand(seats, oldButton, oldSmall, oldBig);
     var big = nextSeat(seats, oldBig), dealer, small, cas;
     var present = function (seat) { return seats.indexOf(seat) >= 0; };
     if (seats.length === 2) {
