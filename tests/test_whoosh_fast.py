@@ -42,3 +42,13 @@ def test_a_search_imports_neither_and_real_modules_come_back_after():
     subprocess.run([sys.executable, "-c", code], check=True)
     assert "asyncio" not in _modules_after("from ruling.kb.load import load_kb\nfrom ruling.search import search\n"
                                            "search(load_kb(), 'carte brulee')")
+
+
+def test_a_search_with_its_index_cached_loads_neither_the_parser_nor_the_model():
+    """`ruling search` with the index cached hashes the base and searches (kb/root.py,
+    kb/names.py): the parser, the parsed-base cache and the procedures' model stay unimported."""
+    warm = "from ruling.search import search_path\nassert search_path(None, 'carte brulee').hits"
+    subprocess.run([sys.executable, "-c", warm], check=True)  # builds and caches the index
+    loaded = _modules_after(warm)
+    assert "whoosh.searching" in loaded and "ruling.kb.root" in loaded
+    assert not {"ruling.kb.load", "ruling.kb.plain", "ruling.kb.model", "ruling.decide.procedures"} & loaded
