@@ -4,7 +4,7 @@ The suite is split once, by the words' hash: HELD-OUT when sha1(words) % 5 == 0 
 only at the other four fifths). `python scripts/picker_accuracy.py [--misses]` prints both figures;
 `--train` prints the training figure only, `cv [--misses]` the estimate to tune by: the training
 entries in 4 folds (`sha1("cv:" + words) % 4`), each fold ranked in an index whose procedure
-keywords copied from that fold's own words are left out (as `bench/search_quality.py cv` does for
+keywords (its own and its cited clauses') copied from that fold's own words are left out (as `bench/search_quality.py cv` does for
 clauses), so a fold only gains from what the other entries taught.
 """
 from __future__ import annotations
@@ -76,12 +76,10 @@ def cross_validate(kb, misses: list | None = None) -> tuple[int, int]:
         fold = [e for e in train if fold_of(e["words"]) == k]
         words = [e["words"] for e in fold]
         docs = documents(kb)
-        procedures = {f"procedure:{p.book}:{p.id}": p for p in kb.procedures}
         for doc in docs:
-            proc = procedures.get(doc["key"])
-            if proc is not None:
-                kept = [str(w) for w in (proc.keywords or []) if not quality.copied_from(str(w), words)]
-                doc["keywords"] = " ; ".join(kept)
+            if doc["kind"] == "procedure":
+                for name in ("keywords", "cited"):
+                    doc[name] = " ; ".join(w for w in doc[name].split(" ; ") if not quality.copied_from(w, words))
         index = ram_index(docs, kb.glossary, [b.id for b in kb.books], f"picker-cv-{k}", default_house(kb))
         ruling.search.open_index = lambda _kb, index=index: index
         try:

@@ -393,3 +393,26 @@ def test_unknown_house_book_is_one_french_line_exit_2(run):
     assert "Le livre « tdaa » n'existe pas ; vouliez-vous tda ?" in result.output
     as_json = run("search", "fausse", "donne", "--house", "tdaa", "--json")
     assert as_json.exit_code == 2 and json.loads(as_json.output)["error"]["suggestions"] == ["tda"]
+
+
+def test_a_situation_is_found_by_the_keywords_of_the_clauses_its_procedure_cites(kb):
+    """« knock » is in no word of the annonce-verbale procedure (title, keywords, questions) but
+    in the keywords of 9-4, which it cites: the picker's ranking finds the situation by them."""
+    from ruling.search.analysis import analyze
+    from ruling.search.index import documents
+
+    doc = next(d for d in documents(kb) if d["key"] == "procedure:club:annonce-verbale")
+    assert "knock" not in analyze(" ".join([doc["title"], doc["keywords"], doc["questions"]]))
+    assert "knock" in analyze(doc["cited"])
+    assert [h.ref for h in search(kb, "knock", kind="procedure", house="club", limit=1).hits] == ["annonce-verbale"]
+
+
+def test_the_cited_keywords_do_not_change_how_rare_a_word_is(kb):
+    """The "cited" field is not part of "all": a clause's score (idf of "all") is what it was
+    without it, so copying clause keywords into procedures takes nothing from the clauses."""
+    from ruling.search.index import ALL_FIELDS, SEARCH_FIELDS, open_index
+
+    assert "cited" in SEARCH_FIELDS and "cited" not in ALL_FIELDS
+    index = open_index(kb)
+    clauses = sum(1 for c in kb.clauses() if "knock" in " ".join(c.keywords))
+    assert index.reader.doc_frequency("all", "knock") == clauses
