@@ -1,7 +1,7 @@
-"""Whole-process times of `show` and `decide`, before and after a change, interleaved.
+"""Whole-process times of `show`, `decide` and `search`, before and after a change, interleaved.
 
     git archive <old-commit> | tar -x -C /tmp/before
-    python bench/bench_compare.py --before /tmp/before [--rounds 30]
+    python bench/bench_compare.py --before /tmp/before [--rounds 30] [--only search]
 
 On a busy machine two separate `bench_cli.py` runs are not comparable (the floor,
 `python -c "import click"`, moves by 3× between runs); here every round runs the floor, the
@@ -24,6 +24,7 @@ PY = sys.executable
 COMMANDS = {
     "show": ["show", "club:9-13"],
     "decide": ["decide", "flop-irregulier", "--book", "club", "-a", "defaut=premature", "--json"],
+    "search": ["search", "relanse", "insufisante"],  # the index cached (warmed below)
 }
 
 
@@ -31,7 +32,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, type=Path, help="a source tree of the old version")
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--only", action="append", choices=sorted(COMMANDS), help="these commands only (repeatable)")
     args = parser.parse_args()
+    commands = {name: argv for name, argv in COMMANDS.items() if not args.only or name in args.only}
     work = Path(tempfile.mkdtemp(prefix="ruling-compare-"))
     env = {k: v for k, v in os.environ.items() if k not in ("RULING_KB", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     sides = {"before": {**env, "PYTHONPATH": str(args.before.resolve()), "XDG_CACHE_HOME": str(work / "before")},
@@ -40,7 +43,7 @@ def main() -> None:
                    env=env, check=True)
     runs = {"click": ([PY, "-c", "import click"], env)}
     for side, side_env in sides.items():
-        for name, argv in COMMANDS.items():
+        for name, argv in commands.items():
             runs[f"{name} {side}"] = ([PY, "-m", "ruling", *argv], side_env)
     for cmd, run_env in runs.values():  # warm the caches
         subprocess.run(cmd, env=run_env, capture_output=True, check=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ruling.errors import UserError, shown
-from ruling.kb.model import closest
+from ruling.kb.names import closest
 
 
 def _param_name(param) -> str:

@@ -1,7 +1,11 @@
 """Top-1 of the `ruling ask` situation picker on tests/suites/situations_outside.yaml.
 
 The suite is split once, by the words' hash: HELD-OUT when sha1(words) % 5 == 0 (tuning looks
-only at the other four fifths). `python scripts/picker_accuracy.py [--misses]` prints both figures.
+only at the other four fifths). `python scripts/picker_accuracy.py [--misses]` prints both figures;
+`--train` prints the training figure only, `cv [--misses]` the estimate to tune by: the training
+entries in 4 folds (`sha1("cv:" + words) % 4`), each fold ranked in an index whose procedure
+keywords (its own and its cited clauses') copied from that fold's own words are left out (as `bench/search_quality.py cv` does for
+clauses), so a fold only gains from what the other entries taught.
 """
 from __future__ import annotations
 
@@ -47,10 +51,63 @@ def accuracy(kb) -> dict:
     return result
 
 
+FOLDS = 4
+
+
+def fold_of(words: str) -> int:
+    """The cross-validation fold of a training entry (a hash independent of the 80/20 split)."""
+    return int(hashlib.sha1(f"cv:{words}".encode()).hexdigest(), 16) % FOLDS
+
+
+def cross_validate(kb, misses: list | None = None) -> tuple[int, int]:
+    """(right, total) over the training entries, each fold without the keywords copied from it."""
+    import importlib.util
+
+    import ruling.search
+    from ruling.search.index import default_house, documents, ram_index
+
+    spec = importlib.util.spec_from_file_location("search_quality", SUITE.parents[2] / "bench" / "search_quality.py")
+    quality = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(quality)
+    train = [e for e in suite() if not held_out(e["words"])]
+    right = total = 0
+    real_open = ruling.search.open_index
+    for k in range(FOLDS):
+        fold = [e for e in train if fold_of(e["words"]) == k]
+        words = [e["words"] for e in fold]
+        docs = documents(kb)
+        for doc in docs:
+            if doc["kind"] == "procedure":
+                for name in ("keywords", "cited"):
+                    doc[name] = " ; ".join(w for w in doc[name].split(" ; ") if not quality.copied_from(w, words))
+        index = ram_index(docs, kb.glossary, [b.id for b in kb.books], f"picker-cv-{k}", default_house(kb))
+        ruling.search.open_index = lambda _kb, index=index: index
+        try:
+            for entry, first in first_proposals(kb, fold):
+                total += 1
+                right += first == entry["expect"]
+                if misses is not None and first != entry["expect"]:
+                    misses.append((entry["words"], entry["expect"], first))
+        finally:
+            ruling.search.open_index = real_open
+    return right, total
+
+
 def main() -> None:
     from ruling.kb.load import load_kb
 
+    args = sys.argv[1:]
+    if "cv" in args:
+        misses: list = []
+        right, total = cross_validate(load_kb(), misses)
+        print(f"cv (train, keywords of each fold left out): {right}/{total} = {100 * right / total:.1f} %")
+        if "--misses" in args:
+            for words, want, got in misses:
+                print(f"   {words!r}: attendu {want}, proposé {got}")
+        return
     result = accuracy(load_kb())
+    if "--train" in args:
+        result.pop("held_out")
     for name, (right, total, misses) in result.items():
         print(f"{name}: {right}/{total} = {100 * right / total:.1f} %")
         if "--misses" in sys.argv[1:] and name == "train":

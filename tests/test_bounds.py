@@ -7,7 +7,7 @@ import pytest
 from ruling.decide.engine import MAX_AMOUNT_DIGITS, parse_answer
 from ruling.decide.procedures import Question
 from ruling.errors import SHOWN_CHARS, UserError
-from ruling.kb import model
+from ruling.kb import names
 
 HUGE = "a" * 100_000
 AMOUNTS = Question("mises", "Mises ?", type="amounts")
@@ -68,8 +68,8 @@ def test_a_4000_digit_amount_is_one_line_not_a_traceback(run):
 
 def test_no_distance_is_computed_for_a_huge_name(kb, monkeypatch):
     calls = []
-    real = model.edit_distance
-    monkeypatch.setattr(model, "edit_distance", lambda a, b: calls.append((a, b)) or real(a, b))
+    real = names.edit_distance
+    monkeypatch.setattr(names, "edit_distance", lambda a, b: calls.append((a, b)) or real(a, b))
     with pytest.raises(UserError) as e:
         kb.clause("9-13" + HUGE)
     assert calls == []

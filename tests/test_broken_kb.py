@@ -56,7 +56,7 @@ BREAKAGES = {
                                "questions.ordre-connu.choices : au moins 2 entrée(s) attendue(s), trouvé 1"),
     "condition-any-of": (PROC, "when: {defaut: premature}", "when: {defaut: {a: 1}}",
                          "d'une forme non permise ; attendu : texte, booléen (true/false), liste"),
-    "latin-1-chapter": (CHAPTER9, None, None, "texte non UTF-8 (octet \\xab ligne 6, du Latin-1 ?) ; enregistrez le fichier en UTF-8"),
+    "latin-1-chapter": (CHAPTER9, None, None, "texte non UTF-8 (octet \\xab ligne 7, du Latin-1 ?) ; enregistrez le fichier en UTF-8"),
 }
 BOMB = "".join(f"{n}: &{n} [{', '.join(['*' + p] * 9) if p else ', '.join(['x'] * 9)}]\n"
                for p, n in zip(["", "a", "b", "c"], "abcd"))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.58, 0.67  # reached: 59/101 and 68/101 (the targets are NOT met)
+HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.77, 0.88  # reached: 78/101 and 89/101 (the targets, 90 and 97 %, are NOT met)
 
 
 def _quality():

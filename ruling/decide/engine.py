@@ -17,7 +17,7 @@ from ruling.decide.kinds import MAX_AMOUNT_DIGITS, MAX_AMOUNTS, KindError, card_
 from ruling.decide.procedures import Procedure, Question, Rule, rule_hash_problems
 from ruling.decide.templates import pick, render
 from ruling.errors import StaleCitationError, UserError, shown
-from ruling.kb.model import MAX_SUGGESTED_NAME
+from ruling.kb.names import MAX_SUGGESTED_NAME
 
 TRUE_WORDS = {"true", "oui", "o", "yes", "y", "1", "vrai"}
 FALSE_WORDS = {"false", "non", "n", "no", "0", "faux"}

@@ -15,7 +15,7 @@ import click
 from ruling.click_fr import RulingCommand, loaded_kb
 from ruling.errors import UserError, shown
 from ruling.kb.files import write_atomic
-from ruling.kb.model import closest
+from ruling.kb.names import closest
 
 
 def journal_options(command):

@@ -16,14 +16,15 @@ import re
 from collections.abc import Set
 from pathlib import Path, PurePosixPath
 
-from ruling.errors import KnowledgeBaseError, Problem, UserError, shown
+from ruling.errors import KnowledgeBaseError, Problem, shown
 from ruling.kb import plain
 from ruling.kb.cache import cache_dir, prune, touch, trusted_entry, usable_cache_dir, write_atomically
 from ruling.kb.model import Book, Chapter, Clause, KnowledgeBase, Revision
+from ruling.kb.root import base_digest, default_root, resolve_root
 from ruling.kb.schemas import Schemas
 from ruling.kb.snapshot import Snapshot, YamlDoc, already_defined, read_yaml, take_snapshot
 
-__all__ = ["cache_dir", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
+__all__ = ["base_digest", "cache_dir", "default_root", "load_kb", "parse_kb", "resolve_root", "take_snapshot", "Snapshot"]
 
 #: A cross-reference written in a clause: "(cf 2-17)", "cf 2-18", "(cf 2-15 & 2-16)", "(5-2)".
 REF_IN_TEXT_RE = re.compile(r"\(cf\s*(\d+-\d+)(?:\s*&\s*(\d+-\d+))?\)|cf\s+(\d+-\d+)|\((\d+-\d+)\)")
@@ -37,45 +38,6 @@ def refs_in_text(text: str) -> list[str]:
             if g and g not in found:
                 found.append(g)
     return found
-
-
-# -- where the knowledge base is ----------------------------------------------------
-
-def default_root() -> Path:
-    """`RULING_KB`, else the `rulebook/` of a checkout, else the one shipped in the package."""
-    env = os.environ.get("RULING_KB")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent.parent  # the ruling package
-    checkout = here.parent / "rulebook"
-    if (checkout / "club" / "book.yaml").is_file():
-        return checkout
-    return here / "rulebook"
-
-
-def resolve_root(path: str | os.PathLike | None = None) -> Path:
-    """The base folder named by `path` (default: `default_root()`), or a French UserError.
-
-    A base is a folder with `schema/` in it: anything else (`--kb /`, a home folder) is refused
-    before it is walked."""
-    root = Path(path) if path else default_root()
-    try:
-        is_dir = root.is_dir()
-        has_schema = is_dir and (root / "schema").is_dir()
-    except (OSError, ValueError):  # ValueError: a NUL byte in the path
-        is_dir = has_schema = False
-    if not is_dir:
-        raise UserError(f"base de règles introuvable : « {shown(root)} » n'est pas un dossier ; "
-                        "indiquez le dossier rulebook/ avec --kb ou RULING_KB")
-    if not has_schema:
-        raise UserError(f"« {shown(root)} » n'est pas une base de règles : il n'a pas de dossier schema/ ; "
-                        "indiquez le dossier rulebook/ (schema/, <livre>/book.yaml) avec --kb ou RULING_KB")
-    return root
-
-
-def base_digest(root: Path) -> str:
-    """The content hash of the base at `root` as it is now (what the search index is keyed on)."""
-    return take_snapshot(root).digest
 
 
 # -- the parsed cache ------------------------------------------------------------------

@@ -65,12 +65,14 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
     its content hash finds the index, which holds everything a search shows (the house book
     by default too).
     """
-    from ruling.kb.load import base_digest, load_kb, resolve_root
+    from ruling.kb.root import base_digest, resolve_root  # not kb.load: a cached index needs no parser
     from ruling.search.index import cached_index
 
     root = resolve_root(path)
     index = cached_index(base_digest(root))
     if index is None:
+        from ruling.kb.load import load_kb
+
         return search(load_kb(path), query, book=book, kind=kind, limit=limit, house=house)
     house = index.lexicon.house_book if house is None else (house or None)
     for value in (book, house):
@@ -82,6 +84,8 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
     try:
         return _search(index, query if isinstance(query, str) else str(query), book, kind, limit, house)
     except Exception:
+        from ruling.kb.load import load_kb
+
         return search(load_kb(path), query, book=book, kind=kind, limit=limit, house=house or "")  # rebuilds
 
 

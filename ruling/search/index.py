@@ -17,10 +17,13 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "14"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "15"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
-SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions")
+SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited")
+#: The fields whose words make up "all" (word rarity, typo neighbours): not "cited", a
+#: procedure's copy of its clauses' keywords, which would make those words look common.
+ALL_FIELDS = ("title", "keywords", "chapter", "body", "questions")
 
 
 def schema():
@@ -43,6 +46,7 @@ def schema():
         keywords=TEXT(analyzer=analyzer),
         body=TEXT(analyzer=analyzer, stored=True),
         questions=TEXT(analyzer=analyzer, stored=True),  # a procedure's questions: a field of its own
+        cited=TEXT(analyzer=analyzer),  # a procedure: the topics and keywords of the clauses it cites
         all=TEXT(analyzer=analyzer, phrase=False),
     )
 
@@ -68,7 +72,9 @@ def documents(kb) -> list[dict]:
             "keywords": " ; ".join(list(clause.topics) + list(getattr(clause, "keywords", None) or [])),
             "body": clause.full_text,
             "questions": "",
+            "cited": "",
         })
+    keywords_of = {clause.citation: list(clause.topics) + list(getattr(clause, "keywords", None) or []) for clause in kb.clauses()}
     for proc in kb.procedures:
         pid, pbook = str(getattr(proc, "id", "")), str(getattr(proc, "book", ""))
         if not pid:
@@ -86,10 +92,18 @@ def documents(kb) -> list[dict]:
             "title": title,
             "chapter": "",
             "keywords": " ; ".join(str(k) for k in (getattr(proc, "keywords", None) or [])),
+            "cited": " ; ".join(_cited_keywords(proc, keywords_of)),
             "body": "",
             "questions": "\n".join(_question_texts(getattr(proc, "questions", None))),
         })
     return docs
+
+
+def _cited_keywords(proc, keywords_of: dict[str, list[str]]) -> list[str]:
+    """The topics and keywords of the clauses a procedure cites: they describe its situation the
+    way people at the table do, so the picker (`ruling ask`) finds a situation by them too."""
+    cites = proc.cites_in_order() if hasattr(proc, "cites_in_order") else []
+    return list(dict.fromkeys(k for citation in cites for k in keywords_of.get(citation, [])))
 
 
 LEAD_HEADING_RE = re.compile(r"^\s*([^:.;!?()]{3,80}?)\s*:(?!\d)")
@@ -191,7 +205,7 @@ class Lexicon:
 def _fill(ix, docs: list[dict]) -> None:
     writer = ix.writer()
     for doc in docs:
-        writer.add_document(**doc, all="\n".join(doc[name] for name in SEARCH_FIELDS))
+        writer.add_document(**doc, all="\n".join(doc[name] for name in ALL_FIELDS))
     writer.commit()
 
 

@@ -25,7 +25,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
     `page.md#anchor` (both from the site); without them the entries carry no URL.
     """
     from ruling.search import analysis, open_index, query, ranking, snippets
-    from ruling.search.index import SEARCH_FIELDS
+    from ruling.search.index import ALL_FIELDS, SEARCH_FIELDS
     from ruling.site import paths
 
     index = open_index(kb)
@@ -68,6 +68,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
         "format": EXPORT_FORMAT,
         "params": {
             **ranking.ranking_data(),
+            "all_fields": list(ALL_FIELDS),  # the fields whose words make up "all": word rarity, known words
             "max_concepts": query.MAX_CONCEPTS, "long_query_concepts": query.LONG_QUERY_CONCEPTS,
             "max_pairs": query.MAX_PAIRS, "max_query_words": query.MAX_QUERY_WORDS,
             "number_re": query.NUMBER_RE.pattern, "id_re": query.ID_RE.pattern, "number_punctuation": query.NUMBER_PUNCTUATION,

@@ -35,6 +35,7 @@
       });
     });
     this.fieldNames = Object.keys(this.params.field_boosts);
+    this.allFields = this.params.all_fields;  // index.ALL_FIELDS: what whoosh's "all" field holds
     this.byTerms = new Map();
     this.longest = 1;
     data.glossary.by_terms.forEach(function (pair) {
@@ -45,7 +46,7 @@
     this.negations = new Set(a.negations);
     this.byInitial = new Map();  // the indexed terms, by first letter (whoosh's terms_within, prefix=1)
     var terms = new Set();
-    this.fieldNames.forEach(function (name) {
+    this.allFields.forEach(function (name) {
       Object.keys(data.fields[name].postings).forEach(function (t) { terms.add(t); });
     });
     Array.from(terms).sort().forEach(function (t) {
@@ -96,8 +97,8 @@
 
   Engine.prototype.knows = function (term) {
     var f = this.data.fields;
-    for (var i = 0; i < this.fieldNames.length; i++) {
-      if (Object.prototype.hasOwnProperty.call(f[this.fieldNames[i]].postings, term)) { return true; }
+    for (var i = 0; i < this.allFields.length; i++) {
+      if (Object.prototype.hasOwnProperty.call(f[this.allFields[i]].postings, term)) { return true; }
     }
     return false;
   };
@@ -105,7 +106,7 @@
   /** How many entries hold `term` in some field: its document frequency in the "all" field. */
   Engine.prototype.entryFrequency = function (term) {
     var docs = new Set(), f = this.data.fields;
-    this.fieldNames.forEach(function (name) {
+    this.allFields.forEach(function (name) {
       var p = f[name].postings[term];
       if (p && Object.prototype.hasOwnProperty.call(f[name].postings, term)) {
         p[1].forEach(function (e) { docs.add(e[0]); });
