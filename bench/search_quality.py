@@ -1,8 +1,9 @@
 """Recall of `ruling search` on the query suites: the outside suite split train / held-out, the old suite.
 
-Run: `python bench/search_quality.py [train|heldout|old|all|cv] [--show-failures]`. A query of the
+Run: `python bench/search_quality.py [train|heldout|old|all|cv|fresh] [--show-failures]`. A query of the
 outside suite is held out when `int(sha1(query), 16) % 5 == 0` (about 20 %), else it is a
-training query; held-out failures are never printed (tune on train only). Clauses only, with the
+training query; held-out failures are never printed (tune on train only). `fresh` is a second
+held-out suite, written by another outside writer after the tuning (never tuned on, failures never printed). Clauses only, with the
 house book as a preference (`house=`) and without it.
 
 `cv` estimates how a change generalises without looking at the held-out part: the training
@@ -22,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUTSIDE = ROOT / "tests" / "suites" / "search_queries_outside.yaml"
 OLD = ROOT / "tests" / "search_queries.yaml"
+FRESH = ROOT / "tests" / "suites" / "search_queries_fresh.yaml"  # a second held-out set, never tuned on
 
 
 def held_out(query: str) -> bool:
@@ -172,7 +174,7 @@ def cross_validate(kb, specs: list[str], failures: list | None = None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=["train", "heldout", "old", "all", "cv"], default="train", nargs="?")
+    parser.add_argument("part", choices=["train", "heldout", "old", "all", "cv", "fresh"], default="train", nargs="?")
     parser.add_argument("--show-failures", action="store_true", help="train, cv and old suites only")
     parser.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2",
                         help="cv: a ranking constant's values to try")
@@ -187,7 +189,7 @@ def main() -> None:
         r1, r3 = recall(kb, load(OLD), house=False, kind=None, failures=failures)
         print(f"old suite ({len(load(OLD))}): r@1 {r1:.1%}  r@3 {r3:.1%}")
     else:
-        cases = split(args.part)
+        cases = load(FRESH) if args.part == "fresh" else split(args.part)
         r1, r3 = recall(kb, cases, house=True,
                         failures=failures if args.show_failures and args.part == "train" else None)
         n1, n3 = recall(kb, cases, house=False)

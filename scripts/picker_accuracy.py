@@ -5,7 +5,8 @@ only at the other four fifths). `python scripts/picker_accuracy.py [--misses]` p
 `--train` prints the training figure only, `cv [--misses]` the estimate to tune by: the training
 entries in 4 folds (`sha1("cv:" + words) % 4`), each fold ranked in an index whose procedure
 keywords (its own and its cited clauses') copied from that fold's own words are left out (as `bench/search_quality.py cv` does for
-clauses), so a fold only gains from what the other entries taught.
+clauses), so a fold only gains from what the other entries taught. `fresh` prints the top-1 on
+tests/suites/situations_fresh.yaml, a second held-out set written after the tuning (never tuned on).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 SUITE = Path(__file__).resolve().parent.parent / "tests" / "suites" / "situations_outside.yaml"
+FRESH = SUITE.with_name("situations_fresh.yaml")  # a second held-out set, never tuned on
 
 
 def held_out(words: str) -> bool:
@@ -21,10 +23,15 @@ def held_out(words: str) -> bool:
     return int(hashlib.sha1(words.encode()).hexdigest(), 16) % 5 == 0
 
 
-def suite() -> list[dict]:
+def yaml_entries(path: Path) -> list[dict]:
+    """The `situations:` list of a suite file."""
     import yaml
 
-    return yaml.safe_load(SUITE.read_text(encoding="utf-8"))["situations"]
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["situations"]
+
+
+def suite() -> list[dict]:
+    return yaml_entries(SUITE)
 
 
 def first_proposals(kb, entries) -> list[tuple[dict, str | None]]:
@@ -104,6 +111,11 @@ def main() -> None:
         if "--misses" in args:
             for words, want, got in misses:
                 print(f"   {words!r}: attendu {want}, proposé {got}")
+        return
+    if "fresh" in args:
+        entries = yaml_entries(FRESH)
+        right = sum(first == entry["expect"] for entry, first in first_proposals(load_kb(), entries))
+        print(f"fresh (second held-out set, never tuned on): {right}/{len(entries)} = {100 * right / len(entries):.1f} %")
         return
     result = accuracy(load_kb())
     if "--train" in args:

@@ -30,7 +30,8 @@ ENGINE = TESTS.parent / "site" / "assets" / "search-engine.js"
 STEMMER = TESTS.parent / "site" / "assets" / "search-stemmer.js"
 DRIVER = TESTS / "search_parity.js"
 NODE = os.environ.get("RULING_NODE") or shutil.which("node") or "/usr/bin/node"
-SUITE_FILES = [TESTS / "search_queries.yaml", TESTS / "suites" / "search_queries_outside.yaml"]
+SUITE_FILES = [TESTS / "search_queries.yaml", TESTS / "suites" / "search_queries_outside.yaml",
+               TESTS / "suites" / "search_queries_fresh.yaml"]
 
 pytestmark = pytest.mark.skipif(not Path(NODE).is_file(), reason=f"node absent ({NODE}) : apt-get install nodejs")
 
