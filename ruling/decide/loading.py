@@ -169,7 +169,8 @@ def _interpretation_problems(doc, i: int, rdata: dict, cases, never: dict | None
         return []
     line, outcome = doc.line("rules", i, "interpretation"), rdata["outcome"]
     if isinstance(reading, dict):
-        dead = [c for c in reading if c in (never or {})]
+        never = never or {}
+        dead = [c for c in reading if c in never]
         if dead:
             return [Problem(doc.display, doc.line("rules", i, "interpretation", dead[0]),
                             f"interpretation de « {outcome} » : le cas « {dead[0]} » n'arrive jamais : {never[dead[0]]}")]
