@@ -9,15 +9,18 @@ read through here, so none of them imports the other.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import posixpath
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ruling.errors import Problem
 from ruling.kb.files import FileProblem, decode_utf8, read_regular
+
+try:  # hashlib's own blake2b, without hashlib loading OpenSSL (`_hashlib`, 4-5 ms of every search)
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it: hashlib finds one
+    from hashlib import blake2b
 
 if TYPE_CHECKING:
     import yaml
@@ -36,17 +39,23 @@ def ignored_name(name: str) -> bool:
     return name.startswith((".", "#")) or name.endswith(("~", ".swp", ".tmp", ".bak"))
 
 
-@dataclass
 class Snapshot:
     """Every file of a base as read at one moment: parsing reads only these bytes, and
-    `digest` hashes exactly them (with the names of every folder and other file)."""
+    `digest` hashes exactly them (with the names of every folder and other file).
 
-    root: Path
-    files: dict[str, bytes | FileProblem]  # posix path relative to root -> bytes, or why unreadable
-    dirs: set[str]
-    others: set[str]  # files that are not YAML/JSON (source.txt…): only their names count
-    problems: list[Problem]
-    digest: str = ""
+    A plain class, as `YamlDoc` below: `ruling search` hashes the base through here, and
+    `dataclasses` would import `inspect` into it (11-14 ms)."""
+
+    __slots__ = ("root", "files", "dirs", "others", "problems", "digest")
+
+    def __init__(self, root: Path, files: dict[str, bytes | FileProblem], dirs: set[str], others: set[str],
+                 problems: list[Problem], digest: str = ""):
+        self.root = root
+        self.files = files  # posix path relative to root -> bytes, or why unreadable
+        self.dirs = dirs
+        self.others = others  # files that are not YAML/JSON (source.txt…): only their names count
+        self.problems = problems
+        self.digest = digest
 
     def display(self, rel: str) -> str:
         """How a problem names the file: `rulebook/club/09-x.yaml`."""
@@ -131,7 +140,7 @@ def _reason(err: OSError) -> str:
 
 def _digest(snap: Snapshot) -> str:
     """A hash of the names and bytes of a snapshot: the key of every cache built from it."""
-    h = hashlib.blake2b(digest_size=16)
+    h = blake2b(digest_size=16)
     h.update(f"{CACHE_FORMAT}\0{snap.root.name}\0".encode("utf-8", "surrogateescape"))
     for rel in sorted(snap.files):
         data = snap.files[rel]
@@ -147,14 +156,16 @@ def _digest(snap: Snapshot) -> str:
 
 # -- YAML with its lines ---------------------------------------------------------------------
 
-@dataclass
 class YamlDoc:
     """A parsed YAML file that remembers where each value came from."""
 
-    path: Path
-    display: str
-    data: Any  # as parsed, and valid against its schema once `Schemas.validate` said so
-    node: yaml.Node | None  # the node tree the lines come from
+    __slots__ = ("path", "display", "data", "node")
+
+    def __init__(self, path: Path, display: str, data: Any, node: yaml.Node | None):
+        self.path = path
+        self.display = display
+        self.data = data  # as parsed, and valid against its schema once `Schemas.validate` said so
+        self.node = node  # the node tree the lines come from
 
     def line(self, *keys) -> int:
         """The 1-based line of the value at `keys` (dict keys and list indexes)."""

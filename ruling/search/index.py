@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +146,6 @@ def index_digest(kb, docs: list[dict] | None = None) -> str:
     return h.hexdigest()
 
 
-@dataclass
 class Lexicon:
     """What a search needs besides the whoosh index, computed once when it is built.
 
@@ -157,15 +155,21 @@ class Lexicon:
     `--book`); `house_book`: the base's house book (`base.yaml`, the default `--house`);
     `doc_books`: each entry's book, by document number (the house-book factor);
     `procedure_groups`: which entries are procedures, and of which situation.
+    (A plain class: a dataclass would import `inspect` into every `ruling search`.)
     """
 
-    words: dict[str, str]
-    glossary: GlossaryMap
-    books: list[str] = field(default_factory=list)
-    doc_books: list[str] = field(default_factory=list)
-    procedure_groups: dict[int, str] = field(default_factory=dict)
-    stems: dict[str, str] = field(default_factory=dict)
-    house_book: str | None = None
+    __slots__ = ("words", "glossary", "books", "doc_books", "procedure_groups", "stems", "house_book")
+
+    def __init__(self, words: dict[str, str], glossary: GlossaryMap, books: list[str] | None = None,
+                 doc_books: list[str] | None = None, procedure_groups: dict[int, str] | None = None,
+                 stems: dict[str, str] | None = None, house_book: str | None = None):
+        self.words = words
+        self.glossary = glossary
+        self.books = [] if books is None else books
+        self.doc_books = [] if doc_books is None else doc_books
+        self.procedure_groups = {} if procedure_groups is None else procedure_groups
+        self.stems = {} if stems is None else stems
+        self.house_book = house_book
 
     @classmethod
     def build(cls, docs: list[dict], glossary: list, books: list[str], house_book: str | None = None) -> Lexicon:

@@ -8,7 +8,6 @@ plain whoosh `Or`/`Term`/`Phrase` queries whose boosts are the weights of `ranki
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ruling.search import ranking
 
@@ -24,17 +23,20 @@ MAX_PAIRS = 8  # pairs of neighbouring words looked for as near phrases (the fir
 
 # -- glossary: groups of equivalent phrasings ------------------------------------------------
 
-@dataclass
 class GlossaryMap:
     """Each glossary entry's phrasings as analysed term sequences.
 
     `by_terms` recognises any phrasing of an entry in a query; `groups` lists, per entry,
-    the phrasings a recognised one is expanded to.
+    the phrasings a recognised one is expanded to. (This module's classes are plain ones:
+    a dataclass would import `inspect` into every `ruling search`.)
     """
 
-    groups: list[list[tuple[str, ...]]]
-    by_terms: dict[tuple[str, ...], list[int]]
-    longest: int
+    __slots__ = ("groups", "by_terms", "longest")
+
+    def __init__(self, groups: list[list[tuple[str, ...]]], by_terms: dict[tuple[str, ...], list[int]], longest: int):
+        self.groups = groups
+        self.by_terms = by_terms
+        self.longest = longest
 
     def to_json(self) -> dict:
         return {"groups": [[list(t) for t in g] for g in self.groups],
@@ -90,11 +92,16 @@ def fuzzy_distance(word: str) -> int:
     return 0
 
 
-@dataclass
 class Concept:
     """One thing the user asked about: alternative term sequences, each with a weight."""
 
-    variants: list[tuple[tuple[str, ...], float]]
+    __slots__ = ("variants",)
+
+    def __init__(self, variants: list[tuple[tuple[str, ...], float]]):
+        self.variants = variants
+
+    def __repr__(self) -> str:
+        return f"Concept({self.variants!r})"
 
 
 NUMBER_RE = re.compile(r"^[a-z0-9@:._-]*\d[a-z0-9@:._-]*$")
@@ -102,14 +109,19 @@ ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:[:-][a-z0-9]+)+$")
 NUMBER_PUNCTUATION = "\"'«»“”()[]{}<>,;!?"
 
 
-@dataclass
 class QueryPlan:
     """What to look for: the concepts of the query, the pairs of words typed side by side
     (a small bonus where the text has them together) and the printed numbers it names."""
 
-    concepts: list[Concept]
-    pairs: list[tuple[str, str]]
-    numbers: list[str]
+    __slots__ = ("concepts", "pairs", "numbers")
+
+    def __init__(self, concepts: list[Concept], pairs: list[tuple[str, str]], numbers: list[str]):
+        self.concepts = concepts
+        self.pairs = pairs
+        self.numbers = numbers
+
+    def __repr__(self) -> str:
+        return f"QueryPlan(concepts={self.concepts!r}, pairs={self.pairs!r}, numbers={self.numbers!r})"
 
     @property
     def empty(self) -> bool:
