@@ -7,6 +7,9 @@ On a busy machine two separate `bench_cli.py` runs are not comparable (the floor
 `python -c "import click"`, moves by 3× between runs); here every round runs the floor, the
 old and the new command in a random order, so they share the same load. The old code is
 the tree given by --before (put first on PYTHONPATH), each side with its own warm cache.
+Each process runs in its own tree's folder: `python -m` puts the current folder first on
+sys.path, so run from a checkout both sides would otherwise import that checkout's code.
+CPU time (user + system) is printed beside wall time: the load disturbs it least.
 """
 from __future__ import annotations
 
@@ -41,28 +44,36 @@ def main() -> None:
              "after": {**env, "PYTHONPATH": str(HERE.parent), "XDG_CACHE_HOME": str(work / "after")}}
     subprocess.run([PY, "-m", "compileall", "-q", str(args.before / "ruling"), str(HERE.parent / "ruling")],
                    env=env, check=True)
-    runs = {"click": ([PY, "-c", "import click"], env)}
+    trees = {"before": str(args.before.resolve()), "after": str(HERE.parent)}
+    runs = {"click": ([PY, "-c", "import click"], env, str(work))}
     for side, side_env in sides.items():
         for name, argv in commands.items():
-            runs[f"{name} {side}"] = ([PY, "-m", "ruling", *argv], side_env)
-    for cmd, run_env in runs.values():  # warm the caches
-        subprocess.run(cmd, env=run_env, capture_output=True, check=True)
+            runs[f"{name} {side}"] = ([PY, "-m", "ruling", *argv], side_env, trees[side])
+    for cmd, run_env, cwd in runs.values():  # warm the caches
+        subprocess.run(cmd, env=run_env, cwd=cwd, capture_output=True, check=True)
     times: dict[str, list[float]] = {k: [] for k in runs}
+    cpu: dict[str, list[float]] = {k: [] for k in runs}
+    import resource
     import time
 
     for _ in range(args.rounds):
         order = list(runs)
         random.shuffle(order)
         for key in order:
-            cmd, run_env = runs[key]
+            cmd, run_env, cwd = runs[key]
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(cmd, env=run_env, capture_output=True, check=True)
+            subprocess.run(cmd, env=run_env, cwd=cwd, capture_output=True, check=True)
             times[key].append(time.perf_counter() - start)
-    floor = statistics.median(times["click"])
-    print("| command | median (s) | × import click |\n|---|---|---|")
+            now = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[key].append(now.ru_utime - used.ru_utime + now.ru_stime - used.ru_stime)
+    floor, cpu_floor = statistics.median(times["click"]), statistics.median(cpu["click"])
+    print(f"load average {os.getloadavg()[0]:.1f}, {args.rounds} rounds")
+    print("| command | wall median (s) | × import click | CPU median (ms) | CPU × import click |\n|---|---|---|---|---|")
     for key, values in times.items():
         label = 'python -c "import click"' if key == "click" else f"ruling {key}"
-        print(f"| `{label}` | {statistics.median(values):.3f} | {statistics.median(values) / floor:.2f} |")
+        wall, used = statistics.median(values), statistics.median(cpu[key])
+        print(f"| `{label}` | {wall:.3f} | {wall / floor:.2f} | {used * 1000:.0f} | {used / cpu_floor:.2f} |")
 
 
 if __name__ == "__main__":

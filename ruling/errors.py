@@ -6,8 +6,6 @@ them apart: a calculator refusal re-asks the amounts, a stale citation ends the 
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 
 class RulingError(Exception):
     """Every error `ruling` reports to a user: a French message and the exit status to end with.
@@ -40,15 +38,35 @@ class StaleCitationError(UserError):
     fix that; someone must reread the decision and run `ruling check --stamp`."""
 
 
-class Problem(NamedTuple):
-    """One problem found in the knowledge base, located by file and line.
+class Problem:
+    """One problem found in the knowledge base, located by file and line; immutable.
 
-    A NamedTuple, not a dataclass: every command imports this module, and `dataclasses`
-    imports `inspect` (with `ast`, `dis`, `tokenize`: 11-14 ms of each process)."""
+    A plain class, not a dataclass nor a NamedTuple: every command imports this module, and
+    `dataclasses` (with its decorator) or `typing.NamedTuple` would cost each process 2-4 ms."""
 
-    file: str
-    line: int
-    message: str
+    __slots__ = ("file", "line", "message")
+
+    def __init__(self, file: str, line: int, message: str):
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "message", message)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Problem is immutable: cannot set {name}")
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Problem):
+            return NotImplemented
+        return (self.file, self.line, self.message) == (other.file, other.line, other.message)
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.line, self.message))
+
+    def __reduce__(self):  # copy and pickle rebuild it through __init__
+        return (Problem, (self.file, self.line, self.message))
+
+    def __repr__(self) -> str:
+        return f"Problem(file={self.file!r}, line={self.line!r}, message={self.message!r})"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"

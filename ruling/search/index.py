@@ -241,6 +241,8 @@ class SearchIndex:
     """An open whoosh index (on disk or in memory) with its lexicon and its searchers."""
 
     def __init__(self, ix, lexicon: Lexicon, path: Path | None, cache_key: str):
+        from whoosh.searching import Searcher
+
         from ruling.search.ranking import weighting
 
         self.ix = ix
@@ -248,8 +250,10 @@ class SearchIndex:
         self.glossary = lexicon.glossary
         self.path = path  # None for an in-memory index
         self.cache_key = cache_key
-        self.searcher = ix.searcher(weighting=weighting(lexicon, None))
-        self.reader = self.searcher.reader()
+        # One reader for every searcher: each `ix.searcher()` would read and unpickle the table
+        # of contents again and reopen the segment's files (3-5 ms each in `ruling search`).
+        self.reader = ix.reader()
+        self.searcher = Searcher(self.reader, weighting=weighting(lexicon, None), fromindex=ix)
         self._searchers: dict[tuple[str | None, str | None, str | None], Any] = {(None, None, None): self.searcher}
         self._known: dict[str, bool] = {}
         self._near: dict[tuple[str, int], list[str]] = {}
@@ -260,9 +264,12 @@ class SearchIndex:
         (one per combination, opened on demand: the weighting holds the entry factors)."""
         key = (house, book, kind)
         if key not in self._searchers:
+            from whoosh.searching import Searcher
+
             from ruling.search.ranking import weighting
 
-            self._searchers[key] = self.ix.searcher(weighting=weighting(self.lexicon, house, book, kind))
+            self._searchers[key] = Searcher(self.reader, weighting=weighting(self.lexicon, house, book, kind),
+                                            closereader=False, fromindex=self.ix)  # the reader is the first searcher's
         return self._searchers[key]
 
     def forget_searchers(self) -> None:
@@ -272,7 +279,7 @@ class SearchIndex:
             self._searchers.pop(key).close()
 
     def close(self) -> None:
-        for s in self._searchers.values():
+        for s in reversed(self._searchers.values()):  # the first searcher, which closes the reader, last
             try:
                 s.close()
             except Exception:

@@ -1,4 +1,4 @@
-"""Import whoosh without the network and asyncio stacks it never uses here.
+"""Import whoosh without the network and asyncio stacks, and the other modules, it never uses here.
 
 `whoosh.compat` imports `urllib.request` (and with it `http.client`, `ssl`, `email`) only to
 re-export `urlretrieve`, and `whoosh.reading` takes `cached_property` from a package that
@@ -7,14 +7,25 @@ imports `whoosh.lang.morph_en` (English word variations, about 8 ms of CPU compi
 patterns) for a query type ruling never builds, `whoosh.analysis` the Porter stemmer
 (`whoosh.lang.porter`, English, compiled patterns: ruling stems French), and
 `whoosh.filedb.filestore` imports `tempfile` (with `shutil`, `bz2`, `lzma`, `random`, 3-4 ms)
-for one `gettempdir()` of a storage ruling never opens. During whoosh's own import we lend it a
-stand-in for each (a lazy `urlretrieve`, the standard library's `functools.cached_property`, a
-lazy `variations`, a lazy Porter `stem`, a lazy `gettempdir`), then take them back: any later
-import gets the real module. Import this module before any `whoosh` module.
+for one `gettempdir()` of a storage ruling never opens. The on-disk codec imports `shutil`
+(`bz2`, `lzma`) for one `copyfileobj` of index merging and `hashlib` (OpenSSL's `_hashlib`) for
+`md5`, `whoosh.compat` imports `html` (its entity table) and `queue`, `whoosh.util` `random`,
+`whoosh.util.times` `calendar`, each for functions a search never calls; and the French
+stemmer comes from `whoosh.lang.snowball`, whose package imports all fourteen languages'
+stemmers. Together about 10-14 ms of every search (measured in bench/README.md).
+
+During whoosh's own import we lend it a stand-in for each (a lazy `urlretrieve`, the standard
+library's `functools.cached_property`, a lazy `variations`, a lazy Porter `stem`, a lazy
+`gettempdir`, a lazy `copyfileobj` and `html.escape`, `md5` from the standard library's own
+`_md5`, modules `queue`, `random`, `calendar` that import the real one at their first use, and
+a `whoosh.lang.snowball` package through which only its French stemmer is imported, kept here as
+`FrenchStemmer`), then take them back: any later import gets the real module. Import this module
+before any `whoosh` module.
 """
 from __future__ import annotations
 
 import functools
+import importlib
 import sys
 import types
 
@@ -43,30 +54,98 @@ def _gettempdir():  # whoosh's TempStorage only, never opened by ruling; correct
     return tempfile.gettempdir()
 
 
+def _copyfileobj(*args, **kwargs):  # whoosh's compound files when merging segments; ruling writes one segment
+    from shutil import copyfileobj
+
+    return copyfileobj(*args, **kwargs)
+
+
+def _html_escape(*args, **kwargs):  # whoosh's HtmlFormatter only; ruling's snippets mark with **
+    from html import escape
+
+    return escape(*args, **kwargs)
+
+
+try:  # whoosh's hash tables call `md5` to place keys: the same digests without OpenSSL's start-up
+    from _md5 import md5 as _md5
+except ImportError:  # a Python built without it
+    def _md5(*args, **kwargs):
+        from hashlib import md5
+
+        return md5(*args, **kwargs)
+
+
+class _LazyModule(types.ModuleType):
+    """A module that becomes the real one at its first attribute use (after whoosh's import).
+
+    For `import queue` kept as a module attribute and used only inside functions; a
+    `from queue import X` run while it is lent fails loudly (ImportError) rather than binding
+    a stand-in."""
+
+    def __getattr__(self, name):
+        if sys.modules.get(self.__name__) is self:
+            raise AttributeError(f"{self.__name__}.{name}: module lent during whoosh's import")
+        return getattr(importlib.import_module(self.__name__), name)
+
+
+def _stand_in(name: str, **attributes) -> types.ModuleType:
+    module = types.ModuleType(name)
+    for attribute, value in attributes.items():
+        setattr(module, attribute, value)
+    return module
+
+
+def _snowball_package() -> types.ModuleType:
+    """`whoosh.lang.snowball` as an empty package over its real folder: importing
+    `whoosh.lang.snowball.french` through it runs only french.py and bases.py."""
+    import whoosh.lang
+
+    package = types.ModuleType("whoosh.lang.snowball")
+    package.__path__ = [p + "/snowball" for p in whoosh.lang.__path__]  # type: ignore[attr-defined]
+    package.__package__ = "whoosh.lang.snowball"
+    return package
+
+
+#: whoosh's French Snowball stemmer class (`stemmer_for_language("fr")` is its `stem`), taken
+#: during the import below; the French module is then taken back too, so that a later
+#: `import whoosh.lang.snowball` runs the real package whole.
+FrenchStemmer = None
+
+
 def _import_whoosh_core() -> None:
+    global FrenchStemmer
     if "whoosh.compat" in sys.modules:
+        from whoosh.lang.snowball.french import FrenchStemmer
         return
-    lent = {}
-    if "urllib.request" not in sys.modules:
-        lent["urllib.request"] = types.ModuleType("urllib.request")
-        lent["urllib.request"].urlretrieve = _urlretrieve  # type: ignore[attr-defined]
-    if "cached_property" not in sys.modules:
-        lent["cached_property"] = types.ModuleType("cached_property")
-        lent["cached_property"].cached_property = functools.cached_property  # type: ignore[attr-defined]
-    if "whoosh.lang.morph_en" not in sys.modules:
-        lent["whoosh.lang.morph_en"] = types.ModuleType("whoosh.lang.morph_en")
-        lent["whoosh.lang.morph_en"].variations = _variations  # type: ignore[attr-defined]
-    if "whoosh.lang.porter" not in sys.modules:
-        lent["whoosh.lang.porter"] = types.ModuleType("whoosh.lang.porter")
-        lent["whoosh.lang.porter"].stem = _porter_stem  # type: ignore[attr-defined]
-    if "tempfile" not in sys.modules:
-        lent["tempfile"] = types.ModuleType("tempfile")
-        lent["tempfile"].gettempdir = _gettempdir  # type: ignore[attr-defined]
+    stand_ins = {
+        "urllib.request": lambda: _stand_in("urllib.request", urlretrieve=_urlretrieve),
+        "cached_property": lambda: _stand_in("cached_property", cached_property=functools.cached_property),
+        "whoosh.lang.morph_en": lambda: _stand_in("whoosh.lang.morph_en", variations=_variations),
+        "whoosh.lang.porter": lambda: _stand_in("whoosh.lang.porter", stem=_porter_stem),
+        "tempfile": lambda: _stand_in("tempfile", gettempdir=_gettempdir),
+        "shutil": lambda: _stand_in("shutil", copyfileobj=_copyfileobj),
+        "html": lambda: _stand_in("html", escape=_html_escape),
+        "hashlib": lambda: _stand_in("hashlib", md5=_md5),
+        "queue": lambda: _LazyModule("queue"),
+        "random": lambda: _LazyModule("random"),
+        "calendar": lambda: _LazyModule("calendar"),
+    }
+    lent = {name: make() for name, make in stand_ins.items() if name not in sys.modules}
     sys.modules.update(lent)
     try:
         import whoosh.compat  # noqa: F401
         import whoosh.query  # noqa: F401
         import whoosh.reading  # noqa: F401
+        import whoosh.codec.whoosh3  # noqa: F401  (the on-disk codec: shutil, hashlib)
+        import whoosh.searching  # noqa: F401
+
+        if "whoosh.lang.snowball" not in sys.modules:
+            lent["whoosh.lang.snowball"] = sys.modules["whoosh.lang.snowball"] = _snowball_package()
+            before = set(sys.modules)
+            FrenchStemmer = importlib.import_module("whoosh.lang.snowball.french").FrenchStemmer
+            lent.update({name: sys.modules[name] for name in set(sys.modules) - before})
+        else:
+            from whoosh.lang.snowball.french import FrenchStemmer
     finally:
         for name, module in lent.items():
             if sys.modules.get(name) is module:
