@@ -28,6 +28,7 @@ def test_installed_whoosh_is_in_the_pinned_range():
 
 #: What the shim keeps out of whoosh's import (each is imported by plain whoosh, see below).
 SAVED = {"urllib.request", "http.client", "ssl", "asyncio", "whoosh.lang.morph_en", "whoosh.lang.porter",
+         "whoosh.lang.dmetaphone",
          "tempfile", "shutil", "bz2", "lzma", "html", "html.entities", "hashlib", "_hashlib", "queue", "random",
          "calendar", "whoosh.lang.snowball", "whoosh.lang.snowball.english", "whoosh.lang.snowball.russian"}
 WHOOSH_OF_A_SEARCH = ("whoosh.searching, whoosh.fields, whoosh.query, whoosh.codec.whoosh3, "
@@ -64,6 +65,8 @@ def test_the_real_modules_come_back_after_the_shim():
             "assert hasattr(shutil, 'rmtree') and hasattr(html, 'unescape') and hasattr(hashlib, 'sha256')\n"
             "import whoosh.compat, whoosh.util, whoosh.util.times, whoosh.filedb.compound as compound\n"
             "import whoosh.filedb.filetables as tables, whoosh.highlight as highlight, io\n"
+            "import whoosh.analysis.morph as morph, whoosh.lang.dmetaphone as dmetaphone\n"
+            "assert morph.double_metaphone('Smith') == dmetaphone.double_metaphone('Smith') == ('SM0', 'XMT')\n"
             "assert whoosh.compat.queue.Queue is queue.Queue and whoosh.util.times.calendar.monthrange(2024, 2) == (3, 29)\n"
             "assert len(whoosh.util.random_name(8)) == 8 and highlight.htmlescape('<a>') == '&lt;a&gt;'\n"
             "assert tables.md5(b'x').hexdigest() == hashlib.md5(b'x').hexdigest()\n"

@@ -452,7 +452,9 @@ def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
         if fmt != INDEX_FORMAT:
             return None
         lexicon = Lexicon.from_json(json.loads((path / LEXICON).read_text(encoding="utf-8")))
-        ix = _Storage(str(path), readonly=True).open_index()
+        # Our schema, not the one pickled in the table of contents: whoosh then skips unpickling it
+        # (twice: opening and the reader), and the index was built from this same code (INDEX_FORMAT).
+        ix = _Storage(str(path), readonly=True).open_index(schema=schema())
         index = SearchIndex(ix, lexicon, path, cache_key)
         index.check(int(count))
         return index

@@ -5,22 +5,24 @@ re-export `urlretrieve`, and `whoosh.reading` takes `cached_property` from a pac
 imports `asyncio`. Together that is 30-50 ms of every `ruling search`. `whoosh.query` also
 imports `whoosh.lang.morph_en` (English word variations, about 8 ms of CPU compiling its
 patterns) for a query type ruling never builds, `whoosh.analysis` the Porter stemmer
-(`whoosh.lang.porter`, English, compiled patterns: ruling stems French), and
+(`whoosh.lang.porter`, English, compiled patterns: ruling stems French) and the double
+metaphone (`whoosh.lang.dmetaphone`, English sound-alike codes, 1-1.5 ms), and
 `whoosh.filedb.filestore` imports `tempfile` (with `shutil`, `bz2`, `lzma`, `random`, 3-4 ms)
 for one `gettempdir()` of a storage ruling never opens. The on-disk codec imports `shutil`
-(`bz2`, `lzma`) for one `copyfileobj` of index merging and `hashlib` (OpenSSL's `_hashlib`) for
-`md5`, `whoosh.compat` imports `html` (its entity table) and `queue`, `whoosh.util` `random`,
-`whoosh.util.times` `calendar`, each for functions a search never calls; and the French
-stemmer comes from `whoosh.lang.snowball`, whose package imports all fourteen languages'
-stemmers. Together about 10-14 ms of every search (measured in bench/README.md).
+(`bz2`, `lzma`) for one `copyfileobj` of index merging, `whoosh.compat` imports `html` (its
+entity table) and `queue`, `whoosh.util` `random`, `whoosh.util.times` `calendar`, each for
+functions a search never calls; the hash tables import `hashlib`, which starts OpenSSL
+(`_hashlib`), for `md5` alone; and the French stemmer comes from `whoosh.lang.snowball`, whose
+package imports all fourteen languages' stemmers. Together about 10-14 ms of every search
+(bench/README.md, 2026-12-01 « A cached ruling search within 2.5× »).
 
 During whoosh's own import we lend it a stand-in for each (a lazy `urlretrieve`, the standard
-library's `functools.cached_property`, a lazy `variations`, a lazy Porter `stem`, a lazy
-`gettempdir`, a lazy `copyfileobj` and `html.escape`, `md5` from the standard library's own
-`_md5`, modules `queue`, `random`, `calendar` that import the real one at their first use, and
-a `whoosh.lang.snowball` package through which only its French stemmer is imported, kept here as
-`FrenchStemmer`), then take them back: any later import gets the real module. Import this module
-before any `whoosh` module.
+library's `functools.cached_property`, a lazy `variations`, a lazy Porter `stem` and
+`double_metaphone`, a lazy `gettempdir`, a lazy `copyfileobj` and `html.escape`, the same
+`md5` from the standard library's `_md5`, modules `queue`, `random`, `calendar` that become
+the real one at their first use, and a `whoosh.lang.snowball` package through which only its
+French stemmer is imported, kept here as `FrenchStemmer`), then take them back: any later
+import gets the real module. Import this module before any `whoosh` module.
 """
 from __future__ import annotations
 
@@ -46,6 +48,12 @@ def _porter_stem(word):  # whoosh's English analyzers only, never built by rulin
     from whoosh.lang.porter import stem
 
     return stem(word)
+
+
+def _double_metaphone(word):  # whoosh's DoubleMetaphoneFilter only, never built by ruling; correct if it is
+    from whoosh.lang.dmetaphone import double_metaphone
+
+    return double_metaphone(word)
 
 
 def _gettempdir():  # whoosh's TempStorage only, never opened by ruling; correct if it is
@@ -122,6 +130,7 @@ def _import_whoosh_core() -> None:
         "cached_property": lambda: _stand_in("cached_property", cached_property=functools.cached_property),
         "whoosh.lang.morph_en": lambda: _stand_in("whoosh.lang.morph_en", variations=_variations),
         "whoosh.lang.porter": lambda: _stand_in("whoosh.lang.porter", stem=_porter_stem),
+        "whoosh.lang.dmetaphone": lambda: _stand_in("whoosh.lang.dmetaphone", double_metaphone=_double_metaphone),
         "tempfile": lambda: _stand_in("tempfile", gettempdir=_gettempdir),
         "shutil": lambda: _stand_in("shutil", copyfileobj=_copyfileobj),
         "html": lambda: _stand_in("html", escape=_html_escape),
