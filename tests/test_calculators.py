@@ -285,3 +285,20 @@ def test_every_kernel_is_declared_with_french_questions(kb):
         for q in spec.inputs:
             assert q.text.endswith("?"), (spec.name, q.id)
             assert q.type in ("amount", "amounts", "choice")
+
+
+def test_a_silent_raise_equal_to_the_bet_is_an_exact_call_not_a_short_bet(run):
+    """Facing 200, 200 put in is a call: the refusal says so instead of « mise insuffisante » (issue 11, remark b)."""
+    result = run("decide", "relance-insuffisante", "--book", "tda", "-a", "demande=relance-insuffisante",
+                 "-a", "a-tapis=non", "-a", "relance-annoncee=non", "-a", "tour=apres-flop", "-a", "grosse-blind=100",
+                 "-a", "mises=200", "-a", "mise-posee=200")
+    assert result.exit_code == 2
+    assert ("200 est exactement le montant à suivre (200) : c'est un suivi (call), ni une relance ni une mise "
+            "insuffisante ; il n'y a rien à compléter") in result.output
+    short = run("decide", "relance-insuffisante", "--book", "tda", "-a", "demande=relance-insuffisante",
+                "-a", "a-tapis=non", "-a", "relance-annoncee=non", "-a", "tour=apres-flop", "-a", "grosse-blind=100",
+                "-a", "mises=200", "-a", "mise-posee=150")
+    assert short.exit_code == 2
+    assert ("150 n'atteint pas le montant à suivre (200) : ce n'est pas une relance mais un suivi (call) insuffisant"
+            in short.output)
+    assert "Traceback" not in result.output + short.output

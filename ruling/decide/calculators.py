@@ -139,7 +139,9 @@ def _short_raise(inputs: dict, silent: bool) -> tuple[int, int, int]:
         raise Refusal("pas-de-mise-a-relancer", **{"mise-posee": put})
     if put >= target:
         raise Refusal("relance-deja-suffisante", **{"mise-posee": put, "relance-minimum": target})
-    if silent and put <= level:
+    if silent and put == level:  # exactly the bet to call: a call, nothing short to rule on
+        raise Refusal("suivi-exact", **{"mise-posee": put, "a-suivre": level})
+    if silent and put < level:
         raise Refusal("pas-une-relance", **{"mise-posee": put, "a-suivre": level})
     return level, last_raise, target
 

@@ -109,7 +109,8 @@
     var st = shortState(inputs), level = st[0], target = st[2], put = inputs["mise-posee"];
     if (!level) { throw new Refusal("pas-de-mise-a-relancer", { "mise-posee": put }); }  // an opening, not a raise
     if (put >= target) { throw new Refusal("relance-deja-suffisante", { "mise-posee": put, "relance-minimum": target }); }
-    if (silent && put <= level) { throw new Refusal("pas-une-relance", { "mise-posee": put, "a-suivre": level }); }
+    if (silent && put === level) { throw new Refusal("suivi-exact", { "mise-posee": put, "a-suivre": level }); }  // a call
+    if (silent && put < level) { throw new Refusal("pas-une-relance", { "mise-posee": put, "a-suivre": level }); }
     return st;
   }
 
