@@ -104,7 +104,11 @@ def test_oversized_chip(calc):
         "suivi": 200, "monnaie": 300, "relance-au-jeton": 500}
     with pytest.raises(UserError, match="pas un jeton supérieur"):
         calc("jeton-superieur", valeur_du_jeton=100, a_suivre=200)
-    assert calc("ouverture-au-jeton", valeur_du_jeton=500) == {"ouverture-au-jeton": 500}
+    assert calc("ouverture-au-jeton", valeur_du_jeton=500, grosse_blind=200) == {
+        "ouverture-au-jeton": 500, "complement": 0, "cas": "hauteur-du-jeton"}
+    # 9-5: an opening is at least the big blind; a lone 100 under a 200 big blind is 100 short
+    assert calc("ouverture-au-jeton", valeur_du_jeton=100, grosse_blind=200) == {
+        "ouverture-au-jeton": 100, "complement": 100, "cas": "sous-le-gros-blind"}
 
 
 def test_oversized_chip_facing_a_bet_of_nothing_is_refused(run):

@@ -180,10 +180,13 @@ def oversized_chip(inputs: dict, params: dict) -> dict:
 
 @kernel("ouverture-au-jeton")
 def oversized_chip_opening(inputs: dict, params: dict) -> dict:
-    """Nobody has bet: after the flop the chip opens at its own value (9-18)."""
-    chip = inputs["valeur-du-jeton"]
+    """Nobody has bet: after the flop the chip opens at its own value (9-18), at least the big blind (9-5)."""
+    chip, big_blind = inputs["valeur-du-jeton"], inputs["grosse-blind"]
     _positive(chip, "valeur-du-jeton")
-    return {"ouverture-au-jeton": chip}
+    _positive(big_blind, "grosse-blind")
+    if chip < big_blind:  # under 9-5's minimum opening: a short bet (or an all-in, 9-7)
+        return {"ouverture-au-jeton": chip, "complement": big_blind - chip, "cas": "sous-le-gros-blind"}
+    return {"ouverture-au-jeton": chip, "complement": 0, "cas": "hauteur-du-jeton"}
 
 
 # -- pots ---------------------------------------------------------------------------------------

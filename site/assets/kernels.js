@@ -143,9 +143,13 @@
   };
 
   KERNELS["ouverture-au-jeton"] = function (inputs) {
-    var chip = inputs["valeur-du-jeton"];
+    var chip = inputs["valeur-du-jeton"], bigBlind = inputs["grosse-blind"];
     positive(chip, "valeur-du-jeton");
-    return { "ouverture-au-jeton": chip };
+    positive(bigBlind, "grosse-blind");
+    if (chip < bigBlind) {  // under 9-5's minimum opening: a short bet (or an all-in, 9-7)
+      return { "ouverture-au-jeton": chip, complement: bigBlind - chip, cas: "sous-le-gros-blind" };
+    }
+    return { "ouverture-au-jeton": chip, complement: 0, cas: "hauteur-du-jeton" };
   };
 
   // -- pots ------------------------------------------------------------------------------------
