@@ -248,7 +248,9 @@ def test_chip_race_never_eliminates_and_classic_gives_one_chip_per_player_at_mos
     for n, other, new in zip(race["jetons_par_joueur"], race["autres_jetons"], direct["jetons-de-remplacement"]):
         if n > 0:
             assert other > 0 or new >= 1
-    classic = calc("chip-race-classique", **race)
+    bare = [i + 1 for i, (_, o) in enumerate(players) if o == 0]
+    classic = calc("chip-race-classique", course="jeux-complets", jeton_retire=25, jeton_arrondi=100,
+                   jetons_par_joueur=race["jetons_par_joueur"], joueurs_sans_autre_jeton=bare)
     racers = sum(1 for n in classic["cartes"] if n > 0)  # only the extra chips race (12-5)
     assert classic["jetons-en-jeu"] <= racers  # 12-4: one chip at most from the race
     assert classic["jetons-en-jeu"] * 100 >= classic["valeur-retiree"]  # 12-5: rounded up, never down
@@ -306,3 +308,28 @@ def test_a_silent_raise_equal_to_the_bet_is_an_exact_call_not_a_short_bet(run):
     assert ("150 n'atteint pas le montant à suivre (200) : ce n'est pas une relance mais un suivi (call) insuffisant"
             in short.output)
     assert "Traceback" not in result.output + short.output
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=9))
+def test_chip_race_one_card_per_chip_races_every_chip_for_one_chip_each_at_most(calc, counts):
+    """The race announced « une carte par jeton » (story f11): no full set exchanged, every removed chip
+    gets a card, the total is rounded up (12-5) and nobody wins more than one chip (12-4)."""
+    race = calc("chip-race-classique", course="une-carte-par-jeton", jeton_retire=25, jeton_arrondi=100,
+                jetons_par_joueur=counts, joueurs_sans_autre_jeton=[])
+    assert race["cartes"] == counts and race["echanges"] == [0] * len(counts)
+    racers = sum(1 for n in counts if n > 0)
+    assert race["jetons-en-jeu"] == min(-(-sum(counts) * 25 // 100), racers)
+
+
+def test_chip_race_story_f11_one_card_per_chip(calc):
+    out = calc("chip-race-cartes", course="une-carte-par-jeton", jeton_retire=25, jeton_arrondi=100,
+               jetons_par_joueur=[5, 3, 2, 2, 1], joueurs_sans_autre_jeton=[5],
+               cartes_tirees=["As", "Kh", "9c", "6d", "3s", "Ks", "8h", "2d", "Kd", "5c", "Jh", "7s", "4h"])
+    assert out["jetons-en-jeu"] == 4  # 13 × 25 = 325, rounded up (12-5)
+    assert out["gagnants"] == [{"joueur": 1, "carte": "A♠"}, {"joueur": 2, "carte": "R♠"},
+                               {"joueur": 3, "carte": "R♦"}, {"joueur": 4, "carte": "V♥"}]  # R♥ skipped (12-4)
+    assert out["recus"] == [1, 1, 1, 1, 1]  # the fifth player, left with nothing, gets one (12-6)
+    with pytest.raises(UserError, match="le joueur 6 n'est pas dans la liste des jetons retirés"):
+        calc("chip-race-classique", course="une-carte-par-jeton", jeton_retire=25, jeton_arrondi=100,
+             jetons_par_joueur=[5, 3, 2, 2, 1], joueurs_sans_autre_jeton=[6])

@@ -228,16 +228,34 @@
                sum(counts.map(function (n) { return n * old; })) };
   };
 
+  function classicInputs(inputs) {
+    var old = inputs["jeton-retire"], neu = inputs["jeton-arrondi"];
+    var counts = inputs["jetons-par-joueur"], bare = inputs["joueurs-sans-autre-jeton"];
+    positive(old, "jeton-retire");
+    positive(neu, "jeton-arrondi");
+    if (neu <= old) { throw new Refusal("remplacement-trop-petit", { "jeton-arrondi": neu, "jeton-retire": old }); }
+    bare.forEach(function (p) {
+      if (p < 1 || p > counts.length) { throw new Refusal("joueur-hors-liste", { joueur: p, joueurs: counts.length }); }
+    });
+    return [old, neu, counts, bare];
+  }
+
   KERNELS["chip-race-classique"] = function (inputs, params) {
-    var r = raceInputs(inputs), old = r[0], neu = r[1], counts = r[2], others = r[3];
-    if (neu % old) { throw new Refusal("remplacement-pas-un-multiple", { "jeton-arrondi": neu, "jeton-retire": old }); }
-    var perSet = neu / old;
-    var sets = counts.map(function (n) { return Math.floor(n / perSet); });
-    var leftover = counts.map(function (n) { return n % perSet; });
+    var r = classicInputs(inputs), old = r[0], neu = r[1], counts = r[2], bareAnswer = r[3];
+    var perSet = 0, sets, leftover;
+    if (inputs.course === "jeux-complets") {  // full sets exchanged first, the extra chips race
+      if (neu % old) { throw new Refusal("remplacement-pas-un-multiple", { "jeton-arrondi": neu, "jeton-retire": old }); }
+      perSet = neu / old;
+      sets = counts.map(function (n) { return Math.floor(n / perSet); });
+      leftover = counts.map(function (n) { return n % perSet; });
+    } else {  // one card per removed chip, every chip races
+      sets = counts.map(function () { return 0; });
+      leftover = counts.slice();
+    }
     var total = sum(leftover) * old;
     var racers = range(counts.length).filter(function (i) { return leftover[i] > 0; });
     var rounded = ceilDiv(total, neu), cap = racers.length * params["jetons-gagnes-maximum"];
-    var bare = racers.filter(function (i) { return others[i] === 0 && sets[i] === 0; });
+    var bare = racers.filter(function (i) { return bareAnswer.indexOf(i + 1) >= 0 && sets[i] === 0; });
     return { "jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, plafond: cap,
              "jetons-en-jeu": Math.min(rounded, cap), cartes: leftover, echanges: sets,
              "echanges-joueurs": range(counts.length).filter(function (i) { return sets[i] > 0; })
