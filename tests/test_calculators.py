@@ -333,3 +333,11 @@ def test_chip_race_story_f11_one_card_per_chip(calc):
     with pytest.raises(UserError, match="le joueur 6 n'est pas dans la liste des jetons retirés"):
         calc("chip-race-classique", course="une-carte-par-jeton", jeton_retire=25, jeton_arrondi=100,
              jetons_par_joueur=[5, 3, 2, 2, 1], joueurs_sans_autre_jeton=[6])
+
+
+def test_an_uncalled_bet_of_a_folded_player_is_refused(calc):
+    """rd9d: 100, 300, 200 with ranks 1, 0, 2 gave « mise non suivie rendue au joueur 2 » to a folded player."""
+    with pytest.raises(UserError, match="^le joueur 2 est couché \\(rang 0\\) mais a engagé plus que tous les autres"):
+        calc("partage-des-pots", "cash", engagements=[100, 300, 200], classement=[1, 0, 2], plus_petit_jeton=1)
+    out = calc("partage-des-pots", "cash", engagements=[100, 300, 200], classement=[1, 2, 0], plus_petit_jeton=1)
+    assert out["mises-rendues"] == [0, 100, 0]

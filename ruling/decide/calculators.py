@@ -215,6 +215,8 @@ def split_pots(inputs: dict, params: dict) -> dict:
         contributors = [i for i, c in enumerate(contributions) if c >= level]
         eligible = [i for i in contributors if ranks[i] > 0]
         if len(contributors) == 1:  # an uncalled bet: not a pot, it goes back
+            if ranks[contributors[0]] == 0:  # nobody folds a bet that nobody called
+                raise Refusal("mise-non-suivie-couchee", joueur=contributors[0] + 1)
             returned[contributors[0]] += layer
         elif not eligible:
             raise Refusal("tous-couches")

@@ -171,7 +171,8 @@
       var layer = sum(contributions.map(function (c) { return Math.min(c, level) - Math.min(c, prev); }));
       var contributors = range(n).filter(function (i) { return contributions[i] >= level; });
       var eligible = contributors.filter(function (i) { return ranks[i] > 0; });
-      if (contributors.length === 1) {
+      if (contributors.length === 1) {  // an uncalled bet goes back; nobody folds a bet that nobody called
+        if (ranks[contributors[0]] === 0) { throw new Refusal("mise-non-suivie-couchee", { joueur: contributors[0] + 1 }); }
         returned[contributors[0]] += layer;
       } else if (!eligible.length) {
         throw new Refusal("tous-couches");
