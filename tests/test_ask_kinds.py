@@ -167,7 +167,7 @@ def test_check_refuses_an_unknown_kind_and_a_kind_against_its_type(run, kb_copy)
 
 # -- the chip race with its cards -----------------------------------------------------------------------
 
-CARDS_TYPED = "\n\n\no\no\n25\n100\n3, 2, 1, 5\n1 000, 0, 0, 500\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
+CARDS_TYPED = "\n\n\n2\no\no\n25\n100\n3, 2, 1, 5\n2, 3\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
 
 
 def test_chip_race_classic_with_the_cards_says_who_wins_which_chip(run):
@@ -184,7 +184,7 @@ def test_chip_race_classic_with_the_cards_says_who_wins_which_chip(run):
 def test_chip_race_replay_gives_the_same_winners(run):
     args = ["decide", "chip-race", "--book", "club", "-a", "moment=chip-race", "-a", "methode=classique",
             "-a", "cartes-donnees=oui", "-a", "jeton-retire=25", "-a", "jeton-arrondi=100",
-            "-a", "jetons-par-joueur=3,3,2", "-a", "autres-jetons=500,500,500",
+            "-a", "jetons-par-joueur=3,3,2", "-a", "joueurs-sans-autre-jeton=aucun", "-a", "course=jeux-complets",
             "-a", "cartes-tirees=A♠,A♥,2♦,R♣,3♥,4♠,R♠,10♣", "--json"]
     data = json.loads(run(*args).output)
     assert data["outcome"] == "tirage-classique-cartes"
@@ -193,21 +193,21 @@ def test_chip_race_replay_gives_the_same_winners(run):
 
 
 def test_chip_race_with_the_wrong_number_of_cards_asks_the_figures_again(run):
-    typed = CARDS_TYPED.replace("Td, Qh\n", "Td\n") + "25\n100\n3, 2, 1, 5\n1 000, 0, 0, 500\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
+    typed = CARDS_TYPED.replace("Td, Qh\n", "Td\n") + "25\n100\n3, 2, 1, 5\n2, 3\nAs♠, 7d, Kh, Ah, 2♣, Td, Qh\n"
     result = run("ask", "--book", "club", "chip", "race", "classique", input=typed)
     assert result.exit_code == 0, result.output
     assert "il faut une carte par jeton supplémentaire : 7 jeton(s) en course mais 6 carte(s) tapée(s)" in result.output
 
 
 def test_chip_race_without_figures_states_the_rule_and_offers_the_computation(run):
-    result = run("ask", "--book", "club", "chip", "race", "classique", input="\n\n\nje ne sais pas\n")
+    result = run("ask", "--book", "club", "chip", "race", "classique", input="\n\n\n2\nje ne sais pas\n")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Je ne sais pas : compté comme « non »." in out
     assert "à valeur égale, l'ordre est pique, cœur, carreau, trèfle" in out
     assert "Pour le calcul exact (cartes à donner, puis qui gagne quel jeton), reprenez avec les chiffres" in out
     assert "Pour le calcul exact, avec les chiffres : ruling decide chip-race --book club -a moment=chip-race " \
-           "-a methode=classique -a chiffres=oui" in out
+           "-a methode=classique -a course=jeux-complets -a chiffres=oui" in out
     assert "Montant" not in out and "Nombres" not in out  # no figure asked
 
 
@@ -359,14 +359,15 @@ def test_words_two_players_have_acted_pre_answer_the_misdeal(run):
 def test_no_bet_to_call_is_never_asked_as_an_amount(run):
     """« Y avait-il une mise à suivre ? non » : nothing to call, so no « Montant à suivre » prompt; « oui » :
     the prompt proposes neither 0 nor « aucun » (a bet of nothing would contradict that answer)."""
-    result = run("ask", "jeton-superieur", "--book", "club", input="1\nn\n1\n500\n")
+    result = run("ask", "jeton-superieur", "--book", "club", input="1\nn\n1\n500\n200\n")
     assert result.exit_code == 0, result.output
-    assert "Montant à suivre" not in result.output.split("Décision")[0]
+    assert "doit-il encore ajouter pour suivre" not in result.output.split("Décision")[0]
     assert "une ouverture à la hauteur du jeton : 500" in result.output
     result = run("ask", "jeton-superieur", "--book", "club", input="1\no\n500\n200\n")
     assert result.exit_code == 0, result.output
     assert "Montant en jetons:" in result.output and "[0]" not in result.output and "« aucun »" not in result.output
-    assert "vaut un simple suivi de 200 ; la monnaie (300)" in result.output
+    assert "doit-il encore ajouter pour suivre" in result.output
+    assert "vaut un simple suivi : il ajoute 200 pour suivre, et la monnaie (300) lui est rendue" in result.output
 
 
 def test_i_dont_know_groups_equal_decisions_quotes_the_rules_and_gives_the_replay(run):

@@ -104,7 +104,11 @@ def test_oversized_chip(calc):
         "suivi": 200, "monnaie": 300, "relance-au-jeton": 500}
     with pytest.raises(UserError, match="pas un jeton supérieur"):
         calc("jeton-superieur", valeur_du_jeton=100, a_suivre=200)
-    assert calc("ouverture-au-jeton", valeur_du_jeton=500) == {"ouverture-au-jeton": 500}
+    assert calc("ouverture-au-jeton", valeur_du_jeton=500, grosse_blind=200) == {
+        "ouverture-au-jeton": 500, "complement": 0, "cas": "hauteur-du-jeton"}
+    # 9-5: an opening is at least the big blind; a lone 100 under a 200 big blind is 100 short
+    assert calc("ouverture-au-jeton", valeur_du_jeton=100, grosse_blind=200) == {
+        "ouverture-au-jeton": 100, "complement": 100, "cas": "sous-le-gros-blind"}
 
 
 def test_oversized_chip_facing_a_bet_of_nothing_is_refused(run):
@@ -244,7 +248,9 @@ def test_chip_race_never_eliminates_and_classic_gives_one_chip_per_player_at_mos
     for n, other, new in zip(race["jetons_par_joueur"], race["autres_jetons"], direct["jetons-de-remplacement"]):
         if n > 0:
             assert other > 0 or new >= 1
-    classic = calc("chip-race-classique", **race)
+    bare = [i + 1 for i, (_, o) in enumerate(players) if o == 0]
+    classic = calc("chip-race-classique", course="jeux-complets", jeton_retire=25, jeton_arrondi=100,
+                   jetons_par_joueur=race["jetons_par_joueur"], joueurs_sans_autre_jeton=bare)
     racers = sum(1 for n in classic["cartes"] if n > 0)  # only the extra chips race (12-5)
     assert classic["jetons-en-jeu"] <= racers  # 12-4: one chip at most from the race
     assert classic["jetons-en-jeu"] * 100 >= classic["valeur-retiree"]  # 12-5: rounded up, never down
@@ -285,3 +291,53 @@ def test_every_kernel_is_declared_with_french_questions(kb):
         for q in spec.inputs:
             assert q.text.endswith("?"), (spec.name, q.id)
             assert q.type in ("amount", "amounts", "choice")
+
+
+def test_a_silent_raise_equal_to_the_bet_is_an_exact_call_not_a_short_bet(run):
+    """Facing 200, 200 put in is a call: the refusal says so instead of « mise insuffisante » (issue 11, remark b)."""
+    result = run("decide", "relance-insuffisante", "--book", "tda", "-a", "demande=relance-insuffisante",
+                 "-a", "a-tapis=non", "-a", "relance-annoncee=non", "-a", "tour=apres-flop", "-a", "grosse-blind=100",
+                 "-a", "mises=200", "-a", "mise-posee=200")
+    assert result.exit_code == 2
+    assert ("200 est exactement le montant à suivre (200) : c'est un suivi (call), ni une relance ni une mise "
+            "insuffisante ; il n'y a rien à compléter") in result.output
+    short = run("decide", "relance-insuffisante", "--book", "tda", "-a", "demande=relance-insuffisante",
+                "-a", "a-tapis=non", "-a", "relance-annoncee=non", "-a", "tour=apres-flop", "-a", "grosse-blind=100",
+                "-a", "mises=200", "-a", "mise-posee=150")
+    assert short.exit_code == 2
+    assert ("150 n'atteint pas le montant à suivre (200) : ce n'est pas une relance mais un suivi (call) insuffisant"
+            in short.output)
+    assert "Traceback" not in result.output + short.output
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=9))
+def test_chip_race_one_card_per_chip_races_every_chip_for_one_chip_each_at_most(calc, counts):
+    """The race announced « une carte par jeton » (story f11): no full set exchanged, every removed chip
+    gets a card, the total is rounded up (12-5) and nobody wins more than one chip (12-4)."""
+    race = calc("chip-race-classique", course="une-carte-par-jeton", jeton_retire=25, jeton_arrondi=100,
+                jetons_par_joueur=counts, joueurs_sans_autre_jeton=[])
+    assert race["cartes"] == counts and race["echanges"] == [0] * len(counts)
+    racers = sum(1 for n in counts if n > 0)
+    assert race["jetons-en-jeu"] == min(-(-sum(counts) * 25 // 100), racers)
+
+
+def test_chip_race_story_f11_one_card_per_chip(calc):
+    out = calc("chip-race-cartes", course="une-carte-par-jeton", jeton_retire=25, jeton_arrondi=100,
+               jetons_par_joueur=[5, 3, 2, 2, 1], joueurs_sans_autre_jeton=[5],
+               cartes_tirees=["As", "Kh", "9c", "6d", "3s", "Ks", "8h", "2d", "Kd", "5c", "Jh", "7s", "4h"])
+    assert out["jetons-en-jeu"] == 4  # 13 × 25 = 325, rounded up (12-5)
+    assert out["gagnants"] == [{"joueur": 1, "carte": "A♠"}, {"joueur": 2, "carte": "R♠"},
+                               {"joueur": 3, "carte": "R♦"}, {"joueur": 4, "carte": "V♥"}]  # R♥ skipped (12-4)
+    assert out["recus"] == [1, 1, 1, 1, 1]  # the fifth player, left with nothing, gets one (12-6)
+    with pytest.raises(UserError, match="le joueur 6 n'est pas dans la liste des jetons retirés"):
+        calc("chip-race-classique", course="une-carte-par-jeton", jeton_retire=25, jeton_arrondi=100,
+             jetons_par_joueur=[5, 3, 2, 2, 1], joueurs_sans_autre_jeton=[6])
+
+
+def test_an_uncalled_bet_of_a_folded_player_is_refused(calc):
+    """rd9d: 100, 300, 200 with ranks 1, 0, 2 gave « mise non suivie rendue au joueur 2 » to a folded player."""
+    with pytest.raises(UserError, match="^le joueur 2 est couché \\(rang 0\\) mais a engagé plus que tous les autres"):
+        calc("partage-des-pots", "cash", engagements=[100, 300, 200], classement=[1, 0, 2], plus_petit_jeton=1)
+    out = calc("partage-des-pots", "cash", engagements=[100, 300, 200], classement=[1, 2, 0], plus_petit_jeton=1)
+    assert out["mises-rendues"] == [0, 100, 0]

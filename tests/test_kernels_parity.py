@@ -104,8 +104,8 @@ def _draw_cards(data, spec, values: dict) -> list:
     if data.draw(st.booleans()):  # a table that can race: a few chips each, one value of other chips each
         values["jeton-retire"], values["jeton-arrondi"] = data.draw(st.sampled_from([(25, 100), (5, 25), (500, 1000)]))
         values["jetons-par-joueur"] = data.draw(st.lists(st.integers(0, 5), min_size=2, max_size=7))
-        values["autres-jetons"] = data.draw(st.lists(st.sampled_from([0, 500]), min_size=len(values["jetons-par-joueur"]),
-                                                     max_size=len(values["jetons-par-joueur"])))
+        values["joueurs-sans-autre-jeton"] = data.draw(st.lists(st.integers(1, len(values["jetons-par-joueur"])),
+                                                                max_size=3, unique=True))
     try:
         needed = sum(KERNELS["chip-race-classique"](values, {"jetons-gagnes-maximum": 1})["cartes"])
     except Refusal:

@@ -674,8 +674,10 @@ def test_a_decision_without_figures_shows_the_books_parameters_not_placeholders(
     page.goto(server + "procedures/club/chip-race.html")
     page.locator("button.rq-choice", has_text="On retire les jetons de la plus petite valeur").click()
     page.locator("button.rq-choice", has_text="Tirage au sort classique").click()
+    page.locator("button.rq-choice", has_text="Chaque joueur échange d'abord ses jeux complets").click()
     page.locator("button.rq-choice").filter(has_text="Non").click()
     shown = page.locator(".rq-decision-text").inner_text()
     assert "{{" not in shown and "1 au plus par joueur" in shown
-    expected = decide(kb, "club", "chip-race", {"moment": "chip-race", "methode": "classique", "chiffres": "non"})
+    expected = decide(kb, "club", "chip-race", {"moment": "chip-race", "methode": "classique", "course": "jeux-complets",
+                                                       "chiffres": "non"})
     assert shown == expected.decision

@@ -139,7 +139,9 @@ def _short_raise(inputs: dict, silent: bool) -> tuple[int, int, int]:
         raise Refusal("pas-de-mise-a-relancer", **{"mise-posee": put})
     if put >= target:
         raise Refusal("relance-deja-suffisante", **{"mise-posee": put, "relance-minimum": target})
-    if silent and put <= level:
+    if silent and put == level:  # exactly the bet to call: a call, nothing short to rule on
+        raise Refusal("suivi-exact", **{"mise-posee": put, "a-suivre": level})
+    if silent and put < level:
         raise Refusal("pas-une-relance", **{"mise-posee": put, "a-suivre": level})
     return level, last_raise, target
 
@@ -178,10 +180,13 @@ def oversized_chip(inputs: dict, params: dict) -> dict:
 
 @kernel("ouverture-au-jeton")
 def oversized_chip_opening(inputs: dict, params: dict) -> dict:
-    """Nobody has bet: after the flop the chip opens at its own value (9-18)."""
-    chip = inputs["valeur-du-jeton"]
+    """Nobody has bet: after the flop the chip opens at its own value (9-18), at least the big blind (9-5)."""
+    chip, big_blind = inputs["valeur-du-jeton"], inputs["grosse-blind"]
     _positive(chip, "valeur-du-jeton")
-    return {"ouverture-au-jeton": chip}
+    _positive(big_blind, "grosse-blind")
+    if chip < big_blind:  # under 9-5's minimum opening: a short bet (or an all-in, 9-7)
+        return {"ouverture-au-jeton": chip, "complement": big_blind - chip, "cas": "sous-le-gros-blind"}
+    return {"ouverture-au-jeton": chip, "complement": 0, "cas": "hauteur-du-jeton"}
 
 
 # -- pots ---------------------------------------------------------------------------------------
@@ -210,6 +215,8 @@ def split_pots(inputs: dict, params: dict) -> dict:
         contributors = [i for i, c in enumerate(contributions) if c >= level]
         eligible = [i for i in contributors if ranks[i] > 0]
         if len(contributors) == 1:  # an uncalled bet: not a pot, it goes back
+            if ranks[contributors[0]] == 0:  # nobody folds a bet that nobody called
+                raise Refusal("mise-non-suivie-couchee", joueur=contributors[0] + 1)
             returned[contributors[0]] += layer
         elif not eligible:
             raise Refusal("tous-couches")
@@ -266,21 +273,37 @@ def chip_race_direct(inputs: dict, params: dict) -> dict:
             "ecart-de-valeur": sum(g * new for g in received) - sum(n * old for n in counts)}
 
 
+def _classic_inputs(inputs: dict) -> tuple[int, int, list[int], set[int]]:
+    old, new = inputs["jeton-retire"], inputs["jeton-arrondi"]
+    counts, bare = inputs["jetons-par-joueur"], inputs["joueurs-sans-autre-jeton"]
+    _positive(old, "jeton-retire")
+    _positive(new, "jeton-arrondi")
+    if new <= old:
+        raise Refusal("remplacement-trop-petit", **{"jeton-arrondi": new, "jeton-retire": old})
+    for player in bare:
+        if not 1 <= player <= len(counts):
+            raise Refusal("joueur-hors-liste", joueur=player, joueurs=len(counts))
+    return old, new, counts, set(bare)
+
+
 @kernel("chip-race-classique")
 def chip_race_classic(inputs: dict, params: dict) -> dict:
-    """Full sets are exchanged first (12-5 counts only the extra chips); the leftover chips race,
-    one card each, for their total rounded up, at most jetons-gagnes-maximum per player (12-4)."""
-    old, new, counts, others = _race_inputs(inputs)
-    if new % old:
-        raise Refusal("remplacement-pas-un-multiple", **{"jeton-arrondi": new, "jeton-retire": old})
-    per_set = new // old
-    sets = [n // per_set for n in counts]
-    leftover = [n % per_set for n in counts]
+    """The classic race (12-2 to 12-6): either every removed chip races, one card each (course
+    une-carte-par-jeton), or each player's full sets are exchanged first and only the extra chips race
+    (jeux-complets); the race is for their total rounded up (12-5), at most jetons-gagnes-maximum per player (12-4)."""
+    old, new, counts, bare_players = _classic_inputs(inputs)
+    if inputs["course"] == "jeux-complets":
+        if new % old:
+            raise Refusal("remplacement-pas-un-multiple", **{"jeton-arrondi": new, "jeton-retire": old})
+        per_set = new // old
+        sets, leftover = [n // per_set for n in counts], [n % per_set for n in counts]
+    else:
+        per_set, sets, leftover = 0, [0] * len(counts), list(counts)
     total = sum(leftover) * old
     racers = [i for i, n in enumerate(leftover) if n > 0]
     rounded = -(-total // new)
     cap = len(racers) * params["jetons-gagnes-maximum"]
-    bare = [i for i in racers if others[i] == 0 and sets[i] == 0]
+    bare = [i for i in racers if i + 1 in bare_players and sets[i] == 0]
     return {"jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, "plafond": cap,
             "jetons-en-jeu": min(rounded, cap), "cartes": leftover, "echanges": sets,
             "echanges-joueurs": [{"joueur": i + 1, "jetons": sets[i] * per_set, "recus": sets[i]}

@@ -109,7 +109,8 @@
     var st = shortState(inputs), level = st[0], target = st[2], put = inputs["mise-posee"];
     if (!level) { throw new Refusal("pas-de-mise-a-relancer", { "mise-posee": put }); }  // an opening, not a raise
     if (put >= target) { throw new Refusal("relance-deja-suffisante", { "mise-posee": put, "relance-minimum": target }); }
-    if (silent && put <= level) { throw new Refusal("pas-une-relance", { "mise-posee": put, "a-suivre": level }); }
+    if (silent && put === level) { throw new Refusal("suivi-exact", { "mise-posee": put, "a-suivre": level }); }  // a call
+    if (silent && put < level) { throw new Refusal("pas-une-relance", { "mise-posee": put, "a-suivre": level }); }
     return st;
   }
 
@@ -142,9 +143,13 @@
   };
 
   KERNELS["ouverture-au-jeton"] = function (inputs) {
-    var chip = inputs["valeur-du-jeton"];
+    var chip = inputs["valeur-du-jeton"], bigBlind = inputs["grosse-blind"];
     positive(chip, "valeur-du-jeton");
-    return { "ouverture-au-jeton": chip };
+    positive(bigBlind, "grosse-blind");
+    if (chip < bigBlind) {  // under 9-5's minimum opening: a short bet (or an all-in, 9-7)
+      return { "ouverture-au-jeton": chip, complement: bigBlind - chip, cas: "sous-le-gros-blind" };
+    }
+    return { "ouverture-au-jeton": chip, complement: 0, cas: "hauteur-du-jeton" };
   };
 
   // -- pots ------------------------------------------------------------------------------------
@@ -166,7 +171,8 @@
       var layer = sum(contributions.map(function (c) { return Math.min(c, level) - Math.min(c, prev); }));
       var contributors = range(n).filter(function (i) { return contributions[i] >= level; });
       var eligible = contributors.filter(function (i) { return ranks[i] > 0; });
-      if (contributors.length === 1) {
+      if (contributors.length === 1) {  // an uncalled bet goes back; nobody folds a bet that nobody called
+        if (ranks[contributors[0]] === 0) { throw new Refusal("mise-non-suivie-couchee", { joueur: contributors[0] + 1 }); }
         returned[contributors[0]] += layer;
       } else if (!eligible.length) {
         throw new Refusal("tous-couches");
@@ -223,16 +229,34 @@
                sum(counts.map(function (n) { return n * old; })) };
   };
 
+  function classicInputs(inputs) {
+    var old = inputs["jeton-retire"], neu = inputs["jeton-arrondi"];
+    var counts = inputs["jetons-par-joueur"], bare = inputs["joueurs-sans-autre-jeton"];
+    positive(old, "jeton-retire");
+    positive(neu, "jeton-arrondi");
+    if (neu <= old) { throw new Refusal("remplacement-trop-petit", { "jeton-arrondi": neu, "jeton-retire": old }); }
+    bare.forEach(function (p) {
+      if (p < 1 || p > counts.length) { throw new Refusal("joueur-hors-liste", { joueur: p, joueurs: counts.length }); }
+    });
+    return [old, neu, counts, bare];
+  }
+
   KERNELS["chip-race-classique"] = function (inputs, params) {
-    var r = raceInputs(inputs), old = r[0], neu = r[1], counts = r[2], others = r[3];
-    if (neu % old) { throw new Refusal("remplacement-pas-un-multiple", { "jeton-arrondi": neu, "jeton-retire": old }); }
-    var perSet = neu / old;
-    var sets = counts.map(function (n) { return Math.floor(n / perSet); });
-    var leftover = counts.map(function (n) { return n % perSet; });
+    var r = classicInputs(inputs), old = r[0], neu = r[1], counts = r[2], bareAnswer = r[3];
+    var perSet = 0, sets, leftover;
+    if (inputs.course === "jeux-complets") {  // full sets exchanged first, the extra chips race
+      if (neu % old) { throw new Refusal("remplacement-pas-un-multiple", { "jeton-arrondi": neu, "jeton-retire": old }); }
+      perSet = neu / old;
+      sets = counts.map(function (n) { return Math.floor(n / perSet); });
+      leftover = counts.map(function (n) { return n % perSet; });
+    } else {  // one card per removed chip, every chip races
+      sets = counts.map(function () { return 0; });
+      leftover = counts.slice();
+    }
     var total = sum(leftover) * old;
     var racers = range(counts.length).filter(function (i) { return leftover[i] > 0; });
     var rounded = ceilDiv(total, neu), cap = racers.length * params["jetons-gagnes-maximum"];
-    var bare = racers.filter(function (i) { return others[i] === 0 && sets[i] === 0; });
+    var bare = racers.filter(function (i) { return bareAnswer.indexOf(i + 1) >= 0 && sets[i] === 0; });
     return { "jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, plafond: cap,
              "jetons-en-jeu": Math.min(rounded, cap), cartes: leftover, echanges: sets,
              "echanges-joueurs": range(counts.length).filter(function (i) { return sets[i] > 0; })
