@@ -184,8 +184,9 @@ def test_clock_just_called_gives_what_happens_next(run):
     out = result.output
     assert result.exit_code == 0
     assert "a-t-il laissé passer la minute" not in out  # not asked: it has not happened yet
-    assert "Le chrono est lancé : le joueur a 1 minute, puis un décompte de 10 secondes ; s'il n'a pas agi à la " \
-           "fin du décompte, sa main est morte." in out
+    assert "Si ce temps raisonnable s'est déjà écoulé, le chrono est lancé : le joueur a 1 minute, puis un décompte de " \
+           "10 secondes ; sinon, la minute ne court qu'une fois ce temps raisonnable écoulé. S'il n'a pas agi à la fin " \
+           "du décompte, sa main est morte." in out
 
 
 def test_short_all_in_says_what_the_opener_and_the_players_behind_may_do(run):

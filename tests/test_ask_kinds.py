@@ -244,7 +244,7 @@ def test_dead_button_without_seats_says_what_each_blind_does(run):
 @pytest.mark.parametrize("book,typed,next_step", [
     ("tda", "o\n1\n", "S'il n'a pas agi à la fin du décompte, sa main est morte"),
     ("cash", "1\no\n", "s'il dépasse la limite de temps sans agir, sa main est morte ; s'il agit avant"),
-    ("club", "1\n", "s'il n'a pas agi à la fin du décompte, sa main est morte"),
+    ("club", "1\n", "sinon, la minute ne court qu'une fois ce temps raisonnable écoulé. S'il n'a pas agi à la fin du décompte, sa main est morte"),
 ])
 def test_clock_just_called_says_what_happens_next_in_every_book(run, book, typed, next_step):
     result = run("ask", "demander-le-temps", "--book", book, input=typed)

@@ -101,9 +101,9 @@ MUTATIONS = {
                                      "(cas donneurs-absents) repose sur une interprétation", "donneurs-absents: \"8-13"),
     # issue 11: a phrase for a case the book's parameters rule out (club 9-13 admits the cumul)
     "case-the-book-never-reaches": ("club/procedures/relance-minimum.yaml",
-                                    replace("      tapis-insuffisants: &club-tapis-insuffisants",
+                                    replace("      tapis-insuffisants: \"Les tapis qui ont suivi",
                                             "      cumul-non-retenu: \"Ce livre ne retient pas le cumul.\"\n"
-                                            "      tapis-insuffisants: &club-tapis-insuffisants"),
+                                            "      tapis-insuffisants: \"Les tapis qui ont suivi"),
                                     "le cas « cumul-non-retenu » de la décision « reouverture-avant-flop » n'arrive jamais : "
                                     "le calculateur reouverture ne le produit que si reouverture-par-cumul = false, et le livre "
                                     "club a reouverture-par-cumul = true", "cumul-non-retenu:"),
@@ -112,9 +112,9 @@ MUTATIONS = {
                                                          "      tapis-insuffisants: *minimum-legal\n      cumul-suffisant: *minimum-legal\n"),
                                                  "le cas « cumul-suffisant » n'arrive jamais", "minimum-legal"),
     "case-the-street-of-the-rule-rules-out": ("club/procedures/relance-minimum.yaml",
-                                              replace("      tapis-insuffisants: &club-tapis-insuffisants",
+                                              replace("      tapis-insuffisants: \"Les tapis qui ont suivi",
                                                       "      apres-parole: \"Il avait parlé.\"\n"
-                                                      "      tapis-insuffisants: &club-tapis-insuffisants"),
+                                                      "      tapis-insuffisants: \"Les tapis qui ont suivi"),
                                               "le cas « apres-parole » de la décision « reouverture-avant-flop » n'arrive "
                                               "jamais : le calculateur reouverture ne le produit que si tour = apres-flop, et "
                                               "cette règle fixe tour = avant-flop", "apres-parole:"),
