@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ruling.decide.asked import facts_only
+
 AMOUNT_RE = re.compile(r"(?<![\d,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+")
 WINDOW = 2  # words allowed between the words of a key phrase
 # A word right after one of these is negated: « sans parler » does not say « parler »; and the word
@@ -107,6 +109,8 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     """The answer to `question` the description gives, or None (none, or several choices match)."""
     if not description.strip():
         return None
+    if not question.reads_the_question:  # « on peut relancer ? » is the TD's question, not a fact
+        description = facts_only(description)
     words = question.words or {}
     if question.type == "choice":
         options: list = [(key, label, words[key] if key in words else [key]) for key, label in question.choices.items()]

@@ -1,0 +1,58 @@
+"""Issue 12, second outside TD trial (tests/suites/trial_fresh.yaml): what the questionnaire reads
+from the TD's words, what it asks, and what the decision says to each party."""
+from __future__ import annotations
+
+import pytest
+
+
+def _ask_picking(run, kb, book: str, words: str, procedure: str, answers: str):
+    """`ruling ask --book BOOK WORDS`, picking `procedure` in the list, then typing `answers`."""
+    from ruling.decide.questionnaire import rank_situations
+
+    ranked = [f"{p.book}:{p.id}" for p in rank_situations(kb, words, book)]
+    return run("ask", "--book", book, *words.split(), input=f"{ranked.index(procedure) + 1}\n{answers}")
+
+
+def _question(kb, book: str, procedure: str, qid: str):
+    return next(p for p in kb.procedures if p.book == book and p.id == procedure).question(qid)
+
+
+# -- the TD's question is not a fact (f29: « … c'est autorisé ») ---------------------------------------
+
+def test_the_tds_question_does_not_pre_answer_a_fact(run, kb):
+    # « puis peut-il relancer » asks whether he may raise; nobody has raised between his call and his turn
+    result = _ask_picking(run, kb, "club", "il a dit check avant son tour et puis peut-il relancer",
+                          "club:action-hors-tour", "\no\nn\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    asked = out.split("Entre son annonce et son tour, un joueur a-t-il ouvert ou relancé ?\n", 1)[1]
+    assert not asked.startswith("  D'après vos mots")
+    assert "l'action annoncée avant son tour devient obligatoire" in out
+
+
+@pytest.mark.parametrize("words, book, procedure, qid", [
+    ("il reflechit depuis 5 minutes je peux call the clock", "club", "telephone", "usage"),
+    ("il reflechit depuis 5 minutes je peux call the clock", "club", "jeton-superieur", "mise-a-suivre"),
+    ("un joueur abandonne le tournoi en cours on fait quoi de son tapis", "club", "ordre-abattage", "cas"),
+])
+def test_question_words_are_not_read_as_facts(kb, words, book, procedure, qid):
+    from ruling.decide.from_words import propose
+
+    assert propose(_question(kb, book, procedure, qid), words, kb.glossary) is None
+
+
+def test_a_question_about_the_dispute_still_reads_the_tds_question(run, kb):
+    # « Que faut-il trancher ? » is answered by « celui qui a misé peut-il relancer »
+    result = _ask_picking(run, kb, "tda", "tapis plus petit que la relance mini celui qui a mise peut il relancer",
+                          "tda:relance-insuffisante", "\n")
+    assert "  D'après vos mots : Un joueur qui a déjà agi peut-il relancer après un tapis inférieur à la relance " \
+           "minimum ? (Entrée" in result.output
+
+
+def test_facts_only_keeps_what_happened():
+    from ruling.decide.asked import facts_only
+
+    assert facts_only("Relance de 50 seulement, c'est autorisé ?").split() == ["relance", "de", "50", "seulement,", "?"]
+    assert facts_only("celui qui a misé peut-il relancer").split() == ["celui", "qui", "a", "mise"]
+    assert facts_only("il check puis relance").split() == ["il", "check", "puis", "relance"]  # « puis » is « then »
+    assert facts_only("pas assis, est-ce que sa main est morte ?").split() == ["pas", "assis,", "?"]
