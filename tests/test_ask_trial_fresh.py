@@ -56,3 +56,28 @@ def test_facts_only_keeps_what_happened():
     assert facts_only("celui qui a misé peut-il relancer").split() == ["celui", "qui", "a", "mise"]
     assert facts_only("il check puis relance").split() == ["il", "check", "puis", "relance"]  # « puis » is « then »
     assert facts_only("pas assis, est-ce que sa main est morte ?").split() == ["pas", "assis,", "?"]
+
+
+# -- an amount read as what the question asks (f22: « tapis de 28 sur une mise de 20 ») ------------------
+
+def test_an_all_in_total_over_a_bet_is_read_as_what_it_adds(run, kb):
+    result = _ask_picking(run, kb, "cash", "limite tapis de 28 sur une mise de 20 on peut relancer",
+                          "cash:mise-tapis-limite", "\n20\n\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "  D'après vos mots : 8 (ce que 28 ajoute à 20) (Entrée pour confirmer" in out
+    assert "Le tapis ajoute 8 à la mise à suivre, soit moins de la moitié (10) d'une mise pleine de 20" in out
+    assert "-a structure=limite -a mise-pleine=20 -a mise-tapis=8" in out
+    assert "reprenons les chiffres" not in out
+
+
+def test_figures_asked_again_after_a_refusal_keep_their_answers(run, kb):
+    # the TD types 28 (the total) anyway: refused; the full bet he typed is proposed again, not lost
+    result = _ask_picking(run, kb, "cash", "limite tapis de 28 sur une mise de 20 on peut relancer",
+                          "cash:mise-tapis-limite", "\n20\n28\n\n8\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    again = out.split("reprenons les chiffres du calcul.", 1)[1]
+    assert "  D'après votre réponse précédente : 20 (Entrée" in again
+    assert "  D'après votre réponse précédente : 28 (Entrée" in again
+    assert "-a mise-pleine=20 -a mise-tapis=8" in out

@@ -166,20 +166,30 @@ def _longest_match(qid: str, options, described: list[str], glossary: list) -> F
 def _named_figure(question, described: list[str]) -> FromWords | None:
     """A figure the words give by its name, next to it: « 2 tours » for `tours`, « grosse blind 200 »
     for `grosse-blind`, « tapis de 2 » for a figure named « tapis » in its `words: {nom: …}`; none
-    when the name is absent or two different figures go with it."""
-    names = [_terms(question.id.replace("-", " "))] + [_terms(n) for n in (question.words or {}).get("nom", [])]
+    when the name is absent or two different figures go with it. A question that asks what a total
+    adds over another figure (`words: {total-sur: [sur une mise de]}`) reads « tapis de 28 sur une
+    mise de 20 » as 8, what the question asks, and says so."""
+    words = question.words or {}
+    found = _figures_named([_terms(question.id.replace("-", " "))] + [_terms(n) for n in words.get("nom", [])], described)
+    if len(found) != 1:
+        return None
+    value = found.pop()
+    over = _figures_named([_terms(n) for n in words.get("total-sur", [])], described, after_only=True)
+    if len(over) == 1 and 0 < (base := over.pop()) < value:
+        return FromWords(question.id, value - base, f"{value - base} (ce que {value} ajoute à {base})")
+    return FromWords(question.id, value, str(value))
+
+
+def _figures_named(names: list[list[str]], described: list[str], after_only: bool = False) -> set[int]:
+    """The figures written right after one of `names` (« tapis de 2 »), else right before it (« 2
+    tours »), unless `after_only`: in « un tapis de 2 », the « un » is not the figure."""
     found = set()
     for name in names:
         for start in range(len(described) - len(name) + 1):
             if not name or described[start:start + len(name)] != name:
                 continue
-            # the figure after the name (« tapis de 2 »), else the one before it (« 2 tours »): in « un
-            # tapis de 2 », the « un » is not the figure
-            for at in (start + len(name), start - 1):
+            for at in (start + len(name),) if after_only else (start + len(name), start - 1):
                 if 0 <= at < len(described) and described[at].isdigit():
                     found.add(int(described[at]))
                     break
-    if len(found) == 1:
-        value = found.pop()
-        return FromWords(question.id, value, str(value))
-    return None
+    return found

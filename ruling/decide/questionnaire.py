@@ -20,7 +20,7 @@ from ruling.decide.engine import (
     parse_answer,
     reachable_outcomes,
 )
-from ruling.decide.from_words import propose
+from ruling.decide.from_words import FromWords, propose
 from ruling.decide.kinds import prompt_text
 from ruling.decide.unknown import branches, branches_report, can_be_unknown, is_unknown
 from ruling.errors import CalculatorError, StaleCitationError, UserError, shown
@@ -444,6 +444,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         values = normalise_answers(proc, {}, profile, kb)
         unknown: list = []  # questions the TD answered « je ne sais pas »
         amounts_taken = False  # the description's amounts go to the first amounts question only
+        previous: dict = {}  # the figures a calculator refused, proposed again as they were typed
         while True:
             try:
                 if unknown:
@@ -460,14 +461,19 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                     question = decision.missing[0]
             except StaleCitationError:  # a refused decision: no amount would change it
                 raise
-            except CalculatorError as e:  # the calculator refuses the figures: ask them again
-                values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
+            except CalculatorError as e:  # the calculator refuses the figures: ask them again, each with its last answer
+                figures = {k for k, v in values.items() if proc.question(k).type in ("amount", "amounts")}
+                previous.update({k: values[k] for k in figures})
+                values = {k: v for k, v in values.items() if k not in figures}
                 kept = " ; ".join(proc.question(k).label(v) for k, v in values.items() if proc.question(k).origin != "context")
                 click.echo(f"{e} ; reprenons les chiffres du calcul.")
                 if kept:  # the refusal may come from a wrong case, not from the figures: say which was chosen
                     click.echo(f"  (réponses gardées : {kept} ; si l'une est fausse, Ctrl-C puis relancez la question)")
                 continue
             suggested = recall(kb, proc, question) if recall is not None else None
+            if suggested is None and question.id in previous:  # asked again after a refusal: Enter keeps it
+                suggested = FromWords(question.id, previous[question.id], question.label(previous[question.id]),
+                                      origin="votre réponse précédente")
             if suggested is None:  # what the description already says
                 suggested = propose(question, words, kb.glossary, amounts_taken)
                 amounts_taken = amounts_taken or question.type == "amounts"
