@@ -81,3 +81,34 @@ def test_figures_asked_again_after_a_refusal_keep_their_answers(run, kb):
     assert "  D'après votre réponse précédente : 20 (Entrée" in again
     assert "  D'après votre réponse précédente : 28 (Entrée" in again
     assert "-a mise-pleine=20 -a mise-tapis=8" in out
+
+
+# -- a seat read where a seat is asked (f10: « joueur 4 », « le 4 », « siège 4 ») ---------------------------
+
+def test_seats_written_beside_the_button_and_the_blinds_are_proposed(run, kb):
+    words = "passage en tete a tete, le bouton est le 1, joueur 2 petite blind elimine, siège 3 gros blind"
+    result = _ask_picking(run, kb, "club", words, "club:tete-a-tete", "\no\n1, 3\n\n\n\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "Siège du donneur (bouton) au coup précédent ?\n  D'après vos mots : siège 1 (Entrée" in out
+    assert "(« aucune » s'il n'y en avait pas) ?\n  D'après vos mots : siège 2 (Entrée" in out
+    assert "Siège de la grosse blind au coup précédent ?\n  D'après vos mots : siège 3 (Entrée" in out
+    assert "la grosse blind avance au siège 1 et l'autre joueur (siège 3) devient donneur" in out
+
+
+@pytest.mark.parametrize("words, qid, seat", [
+    ("siège 1 au bouton, siège 2 petite blind, siège 3 gros blind", "ancienne-petite-blind", 2),
+    ("bouton siège 3 petite blind siège 5", "ancien-bouton", 3),
+    ("le 4 est au bouton", "ancien-bouton", 4),
+    ("assis entre le bouton (siège 3) et la petite blind (siège 5)", "ancienne-petite-blind", 5),
+    ("gros blind 200, bouton au 4", "ancienne-grosse-blind", None),  # 200 is the blind's amount
+    ("la petite blind est à 50", "ancienne-petite-blind", None),
+    ("le siège 4 entre le bouton et la petite blind", "ancien-bouton", None),
+])
+def test_a_seat_is_the_number_written_with_its_marker_beside_the_name(kb, words, qid, seat):
+    from ruling.decide.from_words import propose
+
+    proc = next(p for p in kb.procedures if p.book == "club" and p.id == "tete-a-tete")
+    question = next(q for q in proc.catalogue.calculators["blinds-suivantes"].inputs if q.id == qid)
+    said = propose(question, words, kb.glossary)
+    assert (said and said.value) == seat

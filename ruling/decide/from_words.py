@@ -118,6 +118,8 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     if question.type == "bool" and words:
         options = [(value, word, words.get(word) or []) for value, word in ((True, "oui"), (False, "non"))]
         return _longest_match(question.id, options, _terms(description), glossary)
+    if question.kind == "seat":
+        return _seat_named(question, description)
     if question.type == "amount":
         return _named_figure(question, _terms(description))
     if question.type == "amounts" and question.kind == "amounts" and not amounts_taken:
@@ -193,3 +195,34 @@ def _figures_named(names: list[list[str]], described: list[str], after_only: boo
                     found.add(int(described[at]))
                     break
     return found
+
+
+# A seat is a number written with its marker (« siège 4 », « joueur 4 », « le 4 », « au 4 ») right after
+# the seat's name (« bouton siège 3 », « le bouton est le 4 ») or, failing that, right before it (« le
+# siège 1 au bouton »); a part of the description ends at a comma, « et », « puis » or « entre » (« le
+# siège 4, entre le bouton et la petite blind » names neither the button's seat nor the blind's).
+_MARKED_SEAT = r"(?:(?:au|le|en)\s+|(?:siege|seat|joueur|place|numero|no|n°)\s*|#\s*)+(\d{1,2})\b(?!\s*(?:%|jetons?))"
+_SEAT_AFTER = r"\s+(?:(?:est|sont|etait)\s+)?" + _MARKED_SEAT
+_SEAT_BEFORE = (r"\b(?:siege|seat|joueur|place|numero|no|n°|le|#)\s*(\d{1,2})\s+(?:(?:est|sont|etait)\s+)?"
+                r"(?:(?:au|a\s+la|a\s+l|en|le|la|de)\s+)?")
+_PART_END = re.compile(r"[,;.!?:]|\b(?:et|puis|entre|mais)\b")
+
+
+def _seat_named(question, description: str) -> FromWords | None:
+    """The seat the words give beside one of the question's names (« bouton siège 3 », « le siège 1
+    au bouton », « petite blind joueur 6 »); none when the parts of the description that name it give
+    two different seats."""
+    from ruling.search.analysis import fold  # upward (decide → search), as _terms
+
+    names = [re.escape(fold(n)) for n in (question.words or {}).get("nom", [])]
+    if not names:
+        return None
+    name = r"\b(?:" + "|".join(names) + r")\b"
+    after, before = re.compile(name + _SEAT_AFTER), re.compile(_SEAT_BEFORE + name)
+    found: set[int] = set()
+    for part in _PART_END.split(re.sub(r"[()\[\]]", " ", fold(description))):
+        found |= {int(n) for n in after.findall(part)} or {int(n) for n in before.findall(part)}
+    if len(found) == 1:
+        seat = found.pop()
+        return FromWords(question.id, seat, f"siège {seat}")
+    return None
