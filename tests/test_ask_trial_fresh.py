@@ -112,3 +112,14 @@ def test_a_seat_is_the_number_written_with_its_marker_beside_the_name(kb, words,
     question = next(q for q in proc.catalogue.calculators["blinds-suivantes"].inputs if q.id == qid)
     said = propose(question, words, kb.glossary)
     assert (said and said.value) == seat
+
+
+def test_a_folded_player_asking_to_see_a_called_hand_is_ruled_on_the_words(run, kb):
+    # f26: the thrown-away hand is the one he wants to see, not a hand thrown before the winner was declared
+    result = _ask_picking(run, kb, "cash", "un joueur couche veut voir la main payee qui est jetee",
+                          "cash:les-cartes-parlent", "\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "  D'après vos mots : Un joueur demande à voir une main qui a été appelée (Entrée" in out
+    assert "Tout joueur qui a reçu une main peut demander à voir toute main qui a été appelée" in out
+    assert "cash:etalement-5" in out
