@@ -123,3 +123,24 @@ def test_a_folded_player_asking_to_see_a_called_hand_is_ruled_on_the_words(run, 
     assert "  D'après vos mots : Un joueur demande à voir une main qui a été appelée (Entrée" in out
     assert "Tout joueur qui a reçu une main peut demander à voir toute main qui a été appelée" in out
     assert "cash:etalement-5" in out
+
+
+def test_a_joker_found_before_acting_is_not_ruled_a_dead_hand_on_the_words(run, kb):
+    # issue 12: « joker dans la main avant d'agir » opened main morte, which proposed « il a agi sur une
+    # main contenant un joker » and ruled the hand dead; irregularites-8 replaces a joker found before acting
+    result = _ask_picking(run, kb, "cash", "joker dans la main avant d agir", "cash:main-morte", "\n")
+    out = result.output
+    assert "D'après vos mots : Il a agi sur une main contenant un joker" not in out
+    assert "Joker découvert avant qu'il agisse sur sa main ? Ce n'est pas une main morte : le joker est remplacé " \
+           "(irregularites-8), voyez « Paquet défectueux » (ruling ask paquet-defectueux --book cash)." in out
+    assert "Décision — " not in out  # Enter alone decides nothing: the TD chooses
+    acted = _ask_picking(run, kb, "cash", "il a agi avec un joker dans la main", "cash:main-morte", "\n")
+    assert "  D'après vos mots : Il a agi sur une main contenant un joker" in acted.output
+
+
+def test_a_joker_found_before_acting_is_replaced(run, kb):
+    result = _ask_picking(run, kb, "cash", "joker dans la main avant d agir", "cash:paquet-defectueux", "\n\n\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "quand on l'a découvert ?\n  (Deux joueurs" in out and "  D'après vos mots : non (Entrée" in out
+    assert "Le joker est traité comme un déchet et « remplacé selon la règle précédente »" in out
