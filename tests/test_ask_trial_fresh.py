@@ -131,8 +131,7 @@ def test_a_joker_found_before_acting_is_not_ruled_a_dead_hand_on_the_words(run, 
     result = _ask_picking(run, kb, "cash", "joker dans la main avant d agir", "cash:main-morte", "\n")
     out = result.output
     assert "D'après vos mots : Il a agi sur une main contenant un joker" not in out
-    assert "Joker découvert avant qu'il agisse sur sa main ? Ce n'est pas une main morte : le joker est remplacé " \
-           "(irregularites-8), voyez « Paquet défectueux » (ruling ask paquet-defectueux --book cash)." in out
+    assert "(Joker vu avant d'agir : pas de main morte, voyez ruling ask paquet-defectueux (irregularites-8).)" in out
     assert "Décision — " not in out  # Enter alone decides nothing: the TD chooses
     acted = _ask_picking(run, kb, "cash", "il a agi avec un joker dans la main", "cash:main-morte", "\n")
     assert "  D'après vos mots : Il a agi sur une main contenant un joker" in acted.output
@@ -144,3 +143,26 @@ def test_a_joker_found_before_acting_is_replaced(run, kb):
     assert result.exit_code == 0, out
     assert "quand on l'a découvert ?\n  (Deux joueurs" in out and "  D'après vos mots : non (Entrée" in out
     assert "Le joker est traité comme un déchet et « remplacé selon la règle précédente »" in out
+
+
+# -- two questions in one dispute (f20, f24): the other case is offered after the decision -------------
+
+def test_the_other_case_of_the_dispute_is_offered_after_the_decision(run, kb):
+    # f24: seat 4 keeps his right to act (« oublié »); seat 6's call out of turn is the other question
+    result = _ask_picking(run, kb, "cash", "trois joueurs ont agi derriere moi j attendais celui d avant",
+                          "cash:action-hors-tour", "3\no\n")
+    out = result.output
+    assert result.exit_code == 0, out
+    offered = out.split("Pour rejouer : ", 1)[1]
+    assert "\n\nAutre question sur ce coup ?\n  même situation, autre cas que « Des joueurs ont agi derrière un " \
+           "joueur qui n'avait pas encore agi » : ruling ask --book cash action-hors-tour\n" in offered
+    from ruling.decide.questionnaire import rank_situations
+
+    others = [p for p in rank_situations(kb, "trois joueurs ont agi derriere moi j attendais celui d avant", "cash")
+              if p.situation != "action-hors-tour"][:2]
+    assert offered.rstrip().endswith("\n".join(f"  {p.title} : ruling ask --book {p.book} {p.id}" for p in others))
+
+
+def test_no_follow_up_for_a_situation_named_by_its_id(run):
+    result = run("ask", "fausse-donne", "--book", "club", input="n\n1\nn\n")
+    assert result.exit_code == 0 and "Autre question sur ce coup ?" not in result.output

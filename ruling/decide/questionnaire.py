@@ -493,4 +493,26 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         return None
     click.echo("")
     click.echo(decision_report(kb, decision, color=color, full=full))
+    offered = follow_up(kb, decision, words, book) if words else ""
+    if offered:
+        click.echo(offered)
     return decision
+
+
+FOLLOW_UPS = 2  # other situations the same words name, offered after a decision
+
+
+def follow_up(kb, decision: Decision, words: str, book: str | None) -> str:
+    """« Autre question sur ce coup ? »: a dispute often holds two (the player who acted and the one
+    who waited; a wrong announcement and the pot pushed to the wrong player), so the other cases of
+    this situation and the next situations the same words name are offered, each as its command."""
+    proc = decision.procedure
+    lines = ["", "Autre question sur ce coup ?"]
+    case = next(((q, v) for q, v in ((proc.question(k), v) for k, v in decision.answers.items())
+                 if q is not None and q.type == "choice" and q.origin == "procedure" and len(q.choices) > 2), None)
+    if case is not None:
+        lines.append(f"  même situation, autre cas que « {case[0].label(case[1])} » : "
+                     f"ruling ask --book {proc.book} {proc.id}")
+    others = [p for p in rank_situations(kb, words, book, limit=FOLLOW_UPS + 2) if p.situation != proc.situation]
+    lines += [f"  {p.title} : ruling ask --book {p.book} {p.id}" for p in others[:FOLLOW_UPS]]
+    return "\n".join(lines) if len(lines) > 2 else ""
