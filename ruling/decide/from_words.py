@@ -4,7 +4,9 @@ A choice is proposed when the words of its key (« avant-flop », « relance-san
 glossary equivalent of them, appear in order in the description, or, for a choice given `words:`,
 one of those phrases (they replace the key, which may say too little: « coupe » is also « coup »);
 a yes/no question when one of its `words:` phrases does (« ordre inconnu » → non); a figure beside
-one of its names (« tapis de 2 », « 2 tours »). Amounts written in the description (« ouverture
+one of its names (« tapis de 2 », « 2 tours »), read as what the question asks (« tapis de 28 sur
+une mise de 20 » adds 8); a seat beside the button's or a blind's name (« le bouton est le 4 »).
+The TD's own question (« on peut relancer ? ») is no fact: `asked.facts_only` drops it first. Amounts written in the description (« ouverture
 200 tapis 290 ») are proposed for the first list of bets, each only when a betting word names it:
 « jeton de 25 », « 50 % », « 3 joueurs » or « la bb à 200 » are not bets.
 """
