@@ -131,7 +131,7 @@ def test_a_joker_found_before_acting_is_not_ruled_a_dead_hand_on_the_words(run, 
     result = _ask_picking(run, kb, "cash", "joker dans la main avant d agir", "cash:main-morte", "\n")
     out = result.output
     assert "D'après vos mots : Il a agi sur une main contenant un joker" not in out
-    assert "(Joker vu avant d'agir : pas de main morte, voyez ruling ask paquet-defectueux (irregularites-8).)" in out
+    assert "(Joker vu avant d'agir : pas de main morte, voyez la situation paquet-defectueux (irregularites-8).)" in out
     assert "Décision — " not in out  # Enter alone decides nothing: the TD chooses
     acted = _ask_picking(run, kb, "cash", "il a agi avec un joker dans la main", "cash:main-morte", "\n")
     assert "  D'après vos mots : Il a agi sur une main contenant un joker" in acted.output
