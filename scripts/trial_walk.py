@@ -73,7 +73,8 @@ def walk(kb, story: dict, facts: dict, verbose: bool = False) -> dict:
             row["log"].append(f"{question.id} : les faits ne le disent pas → je ne sais pas")
             continue
         want = _typed(question, str(fact))
-        if said is not None and said.group(1) == question.label(_value(question, str(fact))):
+        label = question.label(_value(question, str(fact)))
+        if said is not None and (said.group(1) == label or said.group(1).startswith(label + " (")):  # « 8 (ce que 28 ajoute à 20) »
             row["confirmed"] += 1
             typed.append("")
             row["log"].append(f"{question.id} : d'après vos mots, confirmé")

@@ -4,7 +4,9 @@ A choice is proposed when the words of its key (« avant-flop », « relance-san
 glossary equivalent of them, appear in order in the description, or, for a choice given `words:`,
 one of those phrases (they replace the key, which may say too little: « coupe » is also « coup »);
 a yes/no question when one of its `words:` phrases does (« ordre inconnu » → non); a figure beside
-one of its names (« tapis de 2 », « 2 tours »). Amounts written in the description (« ouverture
+one of its names (« tapis de 2 », « 2 tours »), read as what the question asks (« tapis de 28 sur
+une mise de 20 » adds 8); a seat beside the button's or a blind's name (« le bouton est le 4 »).
+The TD's own question (« on peut relancer ? ») is no fact: `asked.facts_only` drops it first. Amounts written in the description (« ouverture
 200 tapis 290 ») are proposed for the first list of bets, each only when a betting word names it:
 « jeton de 25 », « 50 % », « 3 joueurs » or « la bb à 200 » are not bets.
 """
@@ -12,6 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from ruling.decide.asked import facts_only
 
 AMOUNT_RE = re.compile(r"(?<![\d,])\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?![\d,])|\d+")
 WINDOW = 2  # words allowed between the words of a key phrase
@@ -107,6 +111,8 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     """The answer to `question` the description gives, or None (none, or several choices match)."""
     if not description.strip():
         return None
+    if not question.reads_the_question:  # « on peut relancer ? » is the TD's question, not a fact
+        description = facts_only(description)
     words = question.words or {}
     if question.type == "choice":
         options: list = [(key, label, words[key] if key in words else [key]) for key, label in question.choices.items()]
@@ -114,6 +120,8 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     if question.type == "bool" and words:
         options = [(value, word, words.get(word) or []) for value, word in ((True, "oui"), (False, "non"))]
         return _longest_match(question.id, options, _terms(description), glossary)
+    if question.kind == "seat":
+        return _seat_named(question, description)
     if question.type == "amount":
         return _named_figure(question, _terms(description))
     if question.type == "amounts" and question.kind == "amounts" and not amounts_taken:
@@ -162,20 +170,61 @@ def _longest_match(qid: str, options, described: list[str], glossary: list) -> F
 def _named_figure(question, described: list[str]) -> FromWords | None:
     """A figure the words give by its name, next to it: « 2 tours » for `tours`, « grosse blind 200 »
     for `grosse-blind`, « tapis de 2 » for a figure named « tapis » in its `words: {nom: …}`; none
-    when the name is absent or two different figures go with it."""
-    names = [_terms(question.id.replace("-", " "))] + [_terms(n) for n in (question.words or {}).get("nom", [])]
+    when the name is absent or two different figures go with it. A question that asks what a total
+    adds over another figure (`words: {total-sur: [sur une mise de]}`) reads « tapis de 28 sur une
+    mise de 20 » as 8, what the question asks, and says so."""
+    words = question.words or {}
+    found = _figures_named([_terms(question.id.replace("-", " "))] + [_terms(n) for n in words.get("nom", [])], described)
+    if len(found) != 1:
+        return None
+    value = found.pop()
+    over = _figures_named([_terms(n) for n in words.get("total-sur", [])], described, after_only=True)
+    if len(over) == 1 and 0 < (base := over.pop()) < value:
+        return FromWords(question.id, value - base, f"{value - base} (ce que {value} ajoute à {base})")
+    return FromWords(question.id, value, str(value))
+
+
+def _figures_named(names: list[list[str]], described: list[str], after_only: bool = False) -> set[int]:
+    """The figures written right after one of `names` (« tapis de 2 »), else right before it (« 2
+    tours »), unless `after_only`: in « un tapis de 2 », the « un » is not the figure."""
     found = set()
     for name in names:
         for start in range(len(described) - len(name) + 1):
             if not name or described[start:start + len(name)] != name:
                 continue
-            # the figure after the name (« tapis de 2 »), else the one before it (« 2 tours »): in « un
-            # tapis de 2 », the « un » is not the figure
-            for at in (start + len(name), start - 1):
+            for at in (start + len(name),) if after_only else (start + len(name), start - 1):
                 if 0 <= at < len(described) and described[at].isdigit():
                     found.add(int(described[at]))
                     break
+    return found
+
+
+# A seat is a number written with its marker (« siège 4 », « joueur 4 », « le 4 », « au 4 ») right after
+# the seat's name (« bouton siège 3 », « le bouton est le 4 ») or, failing that, right before it (« le
+# siège 1 au bouton »); a part of the description ends at a comma, « et », « puis » or « entre » (« le
+# siège 4, entre le bouton et la petite blind » names neither the button's seat nor the blind's).
+_MARKED_SEAT = r"(?:(?:au|le|en)\s+|(?:siege|seat|joueur|place|numero|no|n°)\s*|#\s*)+(\d{1,2})\b(?!\s*(?:%|jetons?))"
+_SEAT_AFTER = r"\s+(?:(?:est|sont|etait)\s+)?" + _MARKED_SEAT
+_SEAT_BEFORE = (r"\b(?:siege|seat|joueur|place|numero|no|n°|le|#)\s*(\d{1,2})\s+(?:(?:est|sont|etait)\s+)?"
+                r"(?:(?:au|a\s+la|a\s+l|en|le|la|de)\s+)?")
+_PART_END = re.compile(r"[,;.!?:]|\b(?:et|puis|entre|mais)\b")
+
+
+def _seat_named(question, description: str) -> FromWords | None:
+    """The seat the words give beside one of the question's names (« bouton siège 3 », « le siège 1
+    au bouton », « petite blind joueur 6 »); none when the parts of the description that name it give
+    two different seats."""
+    from ruling.search.analysis import fold  # upward (decide → search), as _terms
+
+    names = [re.escape(fold(n)) for n in (question.words or {}).get("nom", [])]
+    if not names:
+        return None
+    name = r"\b(?:" + "|".join(names) + r")\b"
+    after, before = re.compile(name + _SEAT_AFTER), re.compile(_SEAT_BEFORE + name)
+    found: set[int] = set()
+    for part in _PART_END.split(re.sub(r"[()\[\]]", " ", fold(description))):
+        found |= {int(n) for n in after.findall(part)} or {int(n) for n in before.findall(part)}
     if len(found) == 1:
-        value = found.pop()
-        return FromWords(question.id, value, str(value))
+        seat = found.pop()
+        return FromWords(question.id, seat, f"siège {seat}")
     return None

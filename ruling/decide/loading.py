@@ -30,7 +30,8 @@ def build_question(qid: str, data: dict, origin: str) -> Question:
     return Question(id=qid, text=data["text"], type=qtype, choices=choices, default=data.get("default"),
                     help=data.get("help"), origin=origin, journal=data.get("journal"), kind=kind,
                     none=bool(data.get("none")), if_unknown=data.get("if_unknown"),
-                    asks_for_figures=bool(data.get("asks_for_figures")), words=dict(data.get("words") or {}))
+                    asks_for_figures=bool(data.get("asks_for_figures")), words=dict(data.get("words") or {}),
+                    reads_the_question=bool(data.get("reads_the_question")))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -48,7 +49,7 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
         elif type_of(q.kind) != q.type:
             out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre {q.kind} (type {type_of(q.kind)}) "
                                                   f"mais le type {q.type}"))
-    allowed = {"bool": {"oui", "non"}, "choice": set(q.choices)}.get(q.type, {"nom"})
+    allowed = {"bool": {"oui", "non"}, "choice": set(q.choices)}.get(q.type, {"nom", "total-sur"})
     for key in sorted(set(q.words) - allowed):
         out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) a des words « {key} » ; attendu "
                                               f"{', '.join(sorted(allowed)) or 'aucun'}"))

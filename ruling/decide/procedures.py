@@ -43,6 +43,7 @@ class Question:
     if_unknown: object = None  # what « je ne sais pas » means when it means one answer (« non » to « avez-vous les chiffres ? »)
     asks_for_figures: bool = False  # « avez-vous les chiffres ? »: answered oui as soon as a figure of a calculator is given
     words: dict = field(default_factory=dict)  # phrases of a description that pre-answer it: "oui"/"non", a choice key, or "nom" (a figure's names)
+    reads_the_question: bool = False  # it asks what is disputed (« Que faut-il trancher ? »): the TD's question words answer it
 
     def __post_init__(self):
         if not self.kind and self.type in ("amount", "amounts"):

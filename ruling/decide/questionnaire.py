@@ -20,7 +20,7 @@ from ruling.decide.engine import (
     parse_answer,
     reachable_outcomes,
 )
-from ruling.decide.from_words import propose
+from ruling.decide.from_words import FromWords, propose
 from ruling.decide.kinds import prompt_text
 from ruling.decide.unknown import branches, branches_report, can_be_unknown, is_unknown
 from ruling.errors import CalculatorError, StaleCitationError, UserError, shown
@@ -444,6 +444,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         values = normalise_answers(proc, {}, profile, kb)
         unknown: list = []  # questions the TD answered « je ne sais pas »
         amounts_taken = False  # the description's amounts go to the first amounts question only
+        previous: dict = {}  # the figures a calculator refused, proposed again as they were typed
         while True:
             try:
                 if unknown:
@@ -460,14 +461,19 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                     question = decision.missing[0]
             except StaleCitationError:  # a refused decision: no amount would change it
                 raise
-            except CalculatorError as e:  # the calculator refuses the figures: ask them again
-                values = {k: v for k, v in values.items() if proc.question(k).type not in ("amount", "amounts")}
+            except CalculatorError as e:  # the calculator refuses the figures: ask them again, each with its last answer
+                figures = {k for k, v in values.items() if proc.question(k).type in ("amount", "amounts")}
+                previous.update({k: values[k] for k in figures})
+                values = {k: v for k, v in values.items() if k not in figures}
                 kept = " ; ".join(proc.question(k).label(v) for k, v in values.items() if proc.question(k).origin != "context")
                 click.echo(f"{e} ; reprenons les chiffres du calcul.")
                 if kept:  # the refusal may come from a wrong case, not from the figures: say which was chosen
                     click.echo(f"  (réponses gardées : {kept} ; si l'une est fausse, Ctrl-C puis relancez la question)")
                 continue
             suggested = recall(kb, proc, question) if recall is not None else None
+            if suggested is None and question.id in previous:  # asked again after a refusal: Enter keeps it
+                suggested = FromWords(question.id, previous[question.id], question.label(previous[question.id]),
+                                      origin="votre réponse précédente")
             if suggested is None:  # what the description already says
                 suggested = propose(question, words, kb.glossary, amounts_taken)
                 amounts_taken = amounts_taken or question.type == "amounts"
@@ -487,4 +493,26 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         return None
     click.echo("")
     click.echo(decision_report(kb, decision, color=color, full=full))
+    offered = follow_up(kb, decision, words, book) if words else ""
+    if offered:
+        click.echo(offered)
     return decision
+
+
+FOLLOW_UPS = 2  # other situations the same words name, offered after a decision
+
+
+def follow_up(kb, decision: Decision, words: str, book: str | None) -> str:
+    """« Autre question sur ce coup ? »: a dispute often holds two (the player who acted and the one
+    who waited; a wrong announcement and the pot pushed to the wrong player), so the other cases of
+    this situation and the next situations the same words name are offered, each as its command."""
+    proc = decision.procedure
+    lines = ["", "Autre question sur ce coup ?"]
+    case = next(((q, v) for q, v in ((proc.question(k), v) for k, v in decision.answers.items())
+                 if q is not None and q.type == "choice" and q.origin == "procedure" and len(q.choices) > 2), None)
+    if case is not None:
+        lines.append(f"  même situation, autre cas que « {case[0].label(case[1])} » : "
+                     f"ruling ask --book {proc.book} {proc.id}")
+    others = [p for p in rank_situations(kb, words, book, limit=FOLLOW_UPS + 2) if p.situation != proc.situation]
+    lines += [f"  {p.title} : ruling ask --book {p.book} {p.id}" for p in others[:FOLLOW_UPS]]
+    return "\n".join(lines) if len(lines) > 2 else ""
