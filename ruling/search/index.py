@@ -115,7 +115,7 @@ def _decision_texts(proc) -> list[str]:
     for rule in getattr(proc, "rules", None) or []:
         d = getattr(rule, "decision", "")
         decisions += list(d.values()) if isinstance(d, dict) else [d]
-    return [re.sub(r"\{[^}]*\}", " ", str(d)) for d in decisions if d]
+    return [re.sub(r"\{+[^{}]*\}+", " ", str(d)) for d in decisions if d]
 
 
 LEAD_HEADING_RE = re.compile(r"^\s*([^:.;!?()]{3,80}?)\s*:(?!\d)")
