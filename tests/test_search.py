@@ -438,3 +438,11 @@ def test_english_words_of_the_glossary_families_find_their_clause(kb, query, fir
     from ruling.search import search
 
     assert search(kb, query, kind="clause", house="club", limit=1).hits[0].ref == first
+
+
+@pytest.mark.parametrize("query, first", [("carte tombee par terre", "club:2-15"), ("mises etagees", "cash:mises-et-relances-14")])
+def test_a_clause_named_by_its_term_comes_before_its_situation_in_a_mixed_list(kb, query, first):
+    """Procedures hold their cited clauses' text too: PROCEDURE_WEIGHT keeps the clause first."""
+    from ruling.search import search
+
+    assert search(kb, query, house="", limit=1).hits[0].ref == first
