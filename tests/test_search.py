@@ -416,3 +416,33 @@ def test_the_cited_keywords_do_not_change_how_rare_a_word_is(kb):
     index = open_index(kb)
     clauses = sum(1 for c in kb.clauses() if "knock" in " ".join(c.keywords))
     assert index.reader.doc_frequency("all", "knock") == clauses
+
+
+def test_a_procedure_is_found_by_its_cited_clauses_text_and_by_what_it_decides(kb):
+    """« jurisprudence » is only in the text of club:9-9, which relance-insuffisante cites; « le surplus
+    est rendu » only in what jeton-superieur decides: the picker (`ruling ask`) finds both situations."""
+    from ruling.search import search
+
+    by_text = search(kb, "jurisprudence", kind="procedure", house="club", limit=1).hits
+    assert [(h.book, h.ref) for h in by_text] == [("club", "relance-insuffisante")]
+    by_decision = search(kb, "le surplus est rendu", kind="procedure", house="club", limit=1).hits
+    assert [(h.book, h.ref) for h in by_decision] == [("club", "jeton-superieur")]
+
+
+@pytest.mark.parametrize("query, first", [
+    ("out of turn", "club:9-14"),  # glossary « action hors tour »
+    ("replacement player", "club:8-9"),  # glossary « nouveau joueur »
+    ("skipped player", "club:2-13"),  # glossary « joueur oublié »
+])
+def test_english_words_of_the_glossary_families_find_their_clause(kb, query, first):
+    from ruling.search import search
+
+    assert search(kb, query, kind="clause", house="club", limit=1).hits[0].ref == first
+
+
+@pytest.mark.parametrize("query, first", [("carte tombee par terre", "club:2-15"), ("mises etagees", "cash:mises-et-relances-14")])
+def test_a_clause_named_by_its_term_comes_before_its_situation_in_a_mixed_list(kb, query, first):
+    """Procedures hold their cited clauses' text too: PROCEDURE_WEIGHT keeps the clause first."""
+    from ruling.search import search
+
+    assert search(kb, query, house="", limit=1).hits[0].ref == first
