@@ -45,6 +45,9 @@ class Problem:
     `dataclasses` (with its decorator) or `typing.NamedTuple` would cost each process 2-4 ms."""
 
     __slots__ = ("file", "line", "message")
+    file: str
+    line: int
+    message: str
 
     def __init__(self, file: str, line: int, message: str):
         object.__setattr__(self, "file", file)

@@ -109,7 +109,7 @@ def _snowball_package() -> types.ModuleType:
     import whoosh.lang
 
     package = types.ModuleType("whoosh.lang.snowball")
-    package.__path__ = [p + "/snowball" for p in whoosh.lang.__path__]  # type: ignore[attr-defined]
+    package.__path__ = [p + "/snowball" for p in whoosh.lang.__path__]
     package.__package__ = "whoosh.lang.snowball"
     return package
 
@@ -117,7 +117,7 @@ def _snowball_package() -> types.ModuleType:
 #: whoosh's French Snowball stemmer class (`stemmer_for_language("fr")` is its `stem`), taken
 #: during the import below; the French module is then taken back too, so that a later
 #: `import whoosh.lang.snowball` runs the real package whole.
-FrenchStemmer = None
+FrenchStemmer: type = None  # type: ignore[assignment]
 
 
 def _import_whoosh_core() -> None:
@@ -142,10 +142,10 @@ def _import_whoosh_core() -> None:
     lent = {name: make() for name, make in stand_ins.items() if name not in sys.modules}
     sys.modules.update(lent)
     try:
+        import whoosh.codec.whoosh3  # noqa: F401  (the on-disk codec: shutil, hashlib)
         import whoosh.compat  # noqa: F401
         import whoosh.query  # noqa: F401
         import whoosh.reading  # noqa: F401
-        import whoosh.codec.whoosh3  # noqa: F401  (the on-disk codec: shutil, hashlib)
         import whoosh.searching  # noqa: F401
 
         if "whoosh.lang.snowball" not in sys.modules:
