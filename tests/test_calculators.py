@@ -239,6 +239,17 @@ def test_chip_race_direct_rounding_and_nobody_eliminated(calc):
         calc("chip-race-direct", jeton_retire=100, jeton_arrondi=25, jetons_par_joueur=[1], autres_jetons=[0])
 
 
+def test_chip_race_direct_500_chips_round_up_to_1000_only(calc):
+    """12-1: « dans le cas des jetons de 500 l'arrondi sera au supérieur de 1000 »: a 5000 chip is refused."""
+    with pytest.raises(UserError, match=r"l'arrondi se fait au jeton de 1000 .* tapez jeton-arrondi=1000 \(reçu 5000\)"):
+        calc("chip-race-direct", jeton_retire=500, jeton_arrondi=5000, jetons_par_joueur=[3, 1], autres_jetons=[0, 0])
+    assert calc("chip-race-direct", jeton_retire=500, jeton_arrondi=1000, jetons_par_joueur=[3, 1],
+                autres_jetons=[0, 0])["jetons-de-remplacement"] == [2, 1]
+    # other chips are not concerned: 25s may go to a 100 or a 500
+    assert calc("chip-race-direct", jeton_retire=25, jeton_arrondi=500, jetons_par_joueur=[3],
+                autres_jetons=[0])["jetons-de-remplacement"] == [1]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 3)), min_size=1, max_size=9))
 def test_chip_race_never_eliminates_and_classic_gives_one_chip_per_player_at_most(calc, players):
@@ -248,6 +259,11 @@ def test_chip_race_never_eliminates_and_classic_gives_one_chip_per_player_at_mos
     for n, other, new in zip(race["jetons_par_joueur"], race["autres_jetons"], direct["jetons-de-remplacement"]):
         if n > 0:
             assert other > 0 or new >= 1
+    if not any(race["jetons_par_joueur"]):
+        with pytest.raises(UserError, match="aucun joueur n'a de jeton retiré"):  # no removed chip: no race
+            calc("chip-race-classique", course="jeux-complets", jeton_retire=25, jeton_arrondi=100,
+                 jetons_par_joueur=race["jetons_par_joueur"], joueurs_sans_autre_jeton=[])
+        return
     bare = [i + 1 for i, (_, o) in enumerate(players) if o == 0]
     classic = calc("chip-race-classique", course="jeux-complets", jeton_retire=25, jeton_arrondi=100,
                    jetons_par_joueur=race["jetons_par_joueur"], joueurs_sans_autre_jeton=bare)
@@ -311,7 +327,7 @@ def test_a_silent_raise_equal_to_the_bet_is_an_exact_call_not_a_short_bet(run):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 9), min_size=1, max_size=9))
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=9).filter(any))
 def test_chip_race_one_card_per_chip_races_every_chip_for_one_chip_each_at_most(calc, counts):
     """The race announced « une carte par jeton » (story f11): no full set exchanged, every removed chip
     gets a card, the total is rounded up (12-5) and nobody wins more than one chip (12-4)."""

@@ -170,3 +170,32 @@ def test_the_sng_question_adds_no_condition_to_8_1(kb):
     question = proc.question("sng")
     assert "une seule table" not in question.text
     assert "à une ou plusieurs tables" in question.text
+
+
+MELANGE = "club/procedures/melange-et-coupe.yaml"
+
+
+def test_a_quotation_that_is_not_the_clause_word_for_word_is_flagged(run, kb_copy):
+    """A TD reads « … » aloud as the rule's own words: one word changed inside the guillemets is a problem
+    (here 2-23's oddity « ci-avant ,le » silently mended, as a reading found once)."""
+    path = kb_copy / MELANGE
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rule_line = next(i for i, line in enumerate(lines) if "outcome: donne-sans-melange-td-juge" in line)  # 1-based: the line above
+    _mutate(path, "ci-avant ,le directeur", "ci-avant, le directeur")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert (f"rulebook/{MELANGE}:{rule_line}: la décision « donne-sans-melange-td-juge » cite entre guillemets "
+            "« Pour les cas non statués ci-avant, le directeur de tournoi sera seul juge en … », qui n'est mot "
+            "pour mot dans aucune règle du livre club ; recopiez le texte de la règle (« […] » pour une coupure) ou "
+            "retirez les guillemets") in result.output.splitlines(), result.output
+
+
+def test_a_quotation_cut_with_brackets_or_naming_a_procedure_is_accepted(run, kb_copy):
+    path = kb_copy / MELANGE
+    _mutate(path, "« Pour les cas non statués ci-avant ,le directeur de tournoi sera seul juge en la matière. »",
+            "« Pour les cas non statués […] le directeur de tournoi sera seul juge en la matière. » "
+            "(voir aussi « Jeton de valeur supérieure misé seul »)")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 0, result.output
+    _mutate(path, "(voir aussi « Jeton de valeur supérieure misé seul »)", "(voir aussi « Jeton de valeur supérieure misé deux fois »)")
+    assert "« Jeton de valeur supérieure misé deux fois »" in run("check", kb_path=kb_copy).output

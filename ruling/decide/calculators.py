@@ -245,13 +245,20 @@ def split_pots(inputs: dict, params: dict) -> dict:
 
 # -- chip race --------------------------------------------------------------------------------------
 
-def _race_inputs(inputs: dict) -> tuple[int, int, list[int], list[int]]:
+def _chip_values(inputs: dict) -> tuple[int, int, list[int]]:
+    """The chip removed, the chip it is replaced by (larger) and each player's count of removed
+    chips: what every chip race starts from."""
     old, new = inputs["jeton-retire"], inputs["jeton-arrondi"]
-    counts, others = inputs["jetons-par-joueur"], inputs["autres-jetons"]
     _positive(old, "jeton-retire")
     _positive(new, "jeton-arrondi")
     if new <= old:
         raise Refusal("remplacement-trop-petit", **{"jeton-arrondi": new, "jeton-retire": old})
+    return old, new, inputs["jetons-par-joueur"]
+
+
+def _race_inputs(inputs: dict) -> tuple[int, int, list[int], list[int]]:
+    old, new, counts = _chip_values(inputs)
+    others = inputs["autres-jetons"]
     if len(others) != len(counts):
         raise Refusal("une-valeur-par-joueur", joueurs=len(counts), valeurs=len(others))
     return old, new, counts, others
@@ -260,6 +267,9 @@ def _race_inputs(inputs: dict) -> tuple[int, int, list[int], list[int]]:
 @kernel("chip-race-direct")
 def chip_race_direct(inputs: dict, params: dict) -> dict:
     old, new, counts, others = _race_inputs(inputs)
+    imposed = params.get("jeton-arrondi-impose")
+    if imposed is not None and old == params.get("jeton-retire-arrondi-impose") and new != imposed:
+        raise Refusal("arrondi-impose", impose=imposed, **{"jeton-arrondi": new, "jeton-retire": old})
     received, rows = [], []
     for i, (n, other) in enumerate(zip(counts, others)):
         value = n * old
@@ -274,12 +284,8 @@ def chip_race_direct(inputs: dict, params: dict) -> dict:
 
 
 def _classic_inputs(inputs: dict) -> tuple[int, int, list[int], set[int]]:
-    old, new = inputs["jeton-retire"], inputs["jeton-arrondi"]
-    counts, bare = inputs["jetons-par-joueur"], inputs["joueurs-sans-autre-jeton"]
-    _positive(old, "jeton-retire")
-    _positive(new, "jeton-arrondi")
-    if new <= old:
-        raise Refusal("remplacement-trop-petit", **{"jeton-arrondi": new, "jeton-retire": old})
+    old, new, counts = _chip_values(inputs)
+    bare = inputs["joueurs-sans-autre-jeton"]
     for player in bare:
         if not 1 <= player <= len(counts):
             raise Refusal("joueur-hors-liste", joueur=player, joueurs=len(counts))
@@ -299,19 +305,22 @@ def chip_race_classic(inputs: dict, params: dict) -> dict:
         sets, leftover = [n // per_set for n in counts], [n % per_set for n in counts]
     else:
         per_set, sets, leftover = 0, [0] * len(counts), list(counts)
+    if not any(counts):
+        raise Refusal("aucun-jeton-retire", **{"jetons-par-joueur": ", ".join(map(str, counts))})
     total = sum(leftover) * old
     racers = [i for i, n in enumerate(leftover) if n > 0]
     rounded = -(-total // new)
     cap = len(racers) * params["jetons-gagnes-maximum"]
     bare = [i for i in racers if i + 1 in bare_players and sets[i] == 0]
     return {"jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, "plafond": cap,
-            "jetons-en-jeu": min(rounded, cap), "cartes": leftover, "echanges": sets,
+            "jetons-en-jeu": min(rounded, cap), "cartes": leftover, "echanges": sets, "joueurs-en-course": len(racers),
+            "valeur-non-remplacee": max(0, total - min(rounded, cap) * new),
             "echanges-joueurs": [{"joueur": i + 1, "jetons": sets[i] * per_set, "recus": sets[i]}
                                  for i in range(len(counts)) if sets[i]],
             "garantis": [i + 1 for i in bare],
             "sans-autre-jeton": [{"joueur": i + 1} for i in bare],
             "donne": [{"joueur": i + 1, "cartes": leftover[i]} for i in racers],
-            "cas": "plafonne" if rounded > cap else "non-plafonne"}
+            "cas": "sans-course" if not racers else "plafonne" if rounded > cap else "non-plafonne"}
 
 
 @kernel("chip-race-cartes")

@@ -74,6 +74,7 @@ def check_kb(path=None) -> CheckReport:
     for proc in kb.procedures:
         problems.extend(hash_problems(kb, proc, missing=True, stale=True))
         problems.extend(sanction_citation_problems(kb, proc))
+    problems.extend(quotation_problems(kb, kb.procedures))
     cov = coverage(kb)
     if not loading_failed:  # a file that did not load would be reported again as 100 uncited clauses
         problems.extend(coverage_problems(kb, cov))
@@ -120,6 +121,62 @@ def sanction_citation_problems(kb, proc) -> list[Problem]:
                                                      f"« {found.group(0).lower()}… » sans citer une règle de sanction du "
                                                      f"livre {book.id} ; règles de sanction : {clauses}"))
             break
+    return out
+
+
+QUOTE_SHORTEST = 25  # a shorter quotation is a word or a phrase (« live », « tour de table »), not a passage
+QUOTE_CUT_RE = re.compile(r"\[…\]|\[\.\.\.\]|…")  # what a quotation leaves out
+
+
+def _quotable(text: str) -> str:
+    """The form in which a quotation is compared: spaces collapsed, apostrophes alike, lower case."""
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("’", "'")).strip().lower()
+
+
+def _quotations(text: str) -> list[str]:
+    """The outermost « … » passages of a text (a quotation may hold « … » of its own)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "«":
+            depth, start = depth + 1, (i + 1 if depth == 0 else start)
+        elif ch == "»" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append(text[start:i])
+    return out
+
+
+def _quoted_right(piece: str, texts: list[str], names: set[str]) -> bool:
+    return len(piece) < QUOTE_SHORTEST or "{{" in piece or piece in names or any(piece in t for t in texts)
+
+
+def quotation_problems(kb, procedures) -> list[Problem]:
+    """A passage a decision puts between « » is word for word in a clause of its book (any edition),
+    or is the title of a chapter, a procedure, a question or a choice that the decision points to:
+    a TD reads a quotation aloud as the rule's own words."""
+    names = {_quotable(t) for p in kb.procedures for t in (p.title, re.sub(r"\s*\([^()]*\)$", "", p.title))}
+    for p in kb.procedures:
+        for q in p.questions.values():
+            names.add(_quotable(q.text))
+            names.update(_quotable(label) for label in (q.choices or {}).values())
+    texts: dict[str, list[str]] = {}
+    for b in kb.books:
+        texts[b.id] = [_quotable(" ".join(filter(None, [c.title, c.full_text]))) for c in kb.clauses(b.id, all_revisions=True)]
+        texts[b.id] += [_quotable(ch.title) for r in b.revisions for ch in r.chapters if ch.title]
+    out = []
+    for proc in procedures:
+        book_texts = texts.get(proc.book, [])
+        for rule in proc.rules:
+            decision = rule.decision if isinstance(rule.decision, dict) else {None: rule.decision}
+            wrong = next((piece.strip(" ,;:.") for text in decision.values() for quote in _quotations(text)
+                          for piece in QUOTE_CUT_RE.split(quote)
+                          if not _quoted_right(_quotable(piece).strip(" ,;:."), book_texts, names)), None)
+            if wrong is not None:
+                wrong = re.sub(r"\s+", " ", wrong)
+                shown = wrong if len(wrong) <= 80 else wrong[:77] + "…"
+                out.append(Problem(proc.file, rule.line, f"la décision « {rule.outcome} » cite entre guillemets « {shown} », "
+                                                         f"qui n'est mot pour mot dans aucune règle du livre {proc.book} ; "
+                                                         "recopiez le texte de la règle (« […] » pour une coupure) ou retirez les guillemets"))
     return out
 
 

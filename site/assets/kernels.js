@@ -202,20 +202,29 @@
   };
 
   // -- chip race -------------------------------------------------------------------------------
-  function raceInputs(inputs) {
+  // The chip removed, the larger chip replacing it, each player's count: what every race starts from.
+  function chipValues(inputs) {
     var old = inputs["jeton-retire"], neu = inputs["jeton-arrondi"];
-    var counts = inputs["jetons-par-joueur"], others = inputs["autres-jetons"];
     positive(old, "jeton-retire");
     positive(neu, "jeton-arrondi");
     if (neu <= old) { throw new Refusal("remplacement-trop-petit", { "jeton-arrondi": neu, "jeton-retire": old }); }
+    return [old, neu, inputs["jetons-par-joueur"]];
+  }
+
+  function raceInputs(inputs) {
+    var v = chipValues(inputs), old = v[0], neu = v[1], counts = v[2], others = inputs["autres-jetons"];
     if (others.length !== counts.length) {
       throw new Refusal("une-valeur-par-joueur", { joueurs: counts.length, valeurs: others.length });
     }
     return [old, neu, counts, others];
   }
 
-  KERNELS["chip-race-direct"] = function (inputs) {
+  KERNELS["chip-race-direct"] = function (inputs, params) {
     var r = raceInputs(inputs), old = r[0], neu = r[1], counts = r[2], others = r[3];
+    var imposed = params["jeton-arrondi-impose"];
+    if (imposed !== undefined && old === params["jeton-retire-arrondi-impose"] && neu !== imposed) {
+      throw new Refusal("arrondi-impose", { impose: imposed, "jeton-arrondi": neu, "jeton-retire": old });
+    }
     var received = [], rows = [];
     counts.forEach(function (n, i) {
       var value = n * old, got, cas;
@@ -230,11 +239,7 @@
   };
 
   function classicInputs(inputs) {
-    var old = inputs["jeton-retire"], neu = inputs["jeton-arrondi"];
-    var counts = inputs["jetons-par-joueur"], bare = inputs["joueurs-sans-autre-jeton"];
-    positive(old, "jeton-retire");
-    positive(neu, "jeton-arrondi");
-    if (neu <= old) { throw new Refusal("remplacement-trop-petit", { "jeton-arrondi": neu, "jeton-retire": old }); }
+    var v = chipValues(inputs), old = v[0], neu = v[1], counts = v[2], bare = inputs["joueurs-sans-autre-jeton"];
     bare.forEach(function (p) {
       if (p < 1 || p > counts.length) { throw new Refusal("joueur-hors-liste", { joueur: p, joueurs: counts.length }); }
     });
@@ -253,18 +258,22 @@
       sets = counts.map(function () { return 0; });
       leftover = counts.slice();
     }
+    if (!counts.some(function (n) { return n; })) {
+      throw new Refusal("aucun-jeton-retire", { "jetons-par-joueur": counts.join(", ") });
+    }
     var total = sum(leftover) * old;
     var racers = range(counts.length).filter(function (i) { return leftover[i] > 0; });
     var rounded = ceilDiv(total, neu), cap = racers.length * params["jetons-gagnes-maximum"];
     var bare = racers.filter(function (i) { return bareAnswer.indexOf(i + 1) >= 0 && sets[i] === 0; });
     return { "jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, plafond: cap,
-             "jetons-en-jeu": Math.min(rounded, cap), cartes: leftover, echanges: sets,
+             "jetons-en-jeu": Math.min(rounded, cap), cartes: leftover, echanges: sets, "joueurs-en-course": racers.length,
+             "valeur-non-remplacee": Math.max(0, total - Math.min(rounded, cap) * neu),
              "echanges-joueurs": range(counts.length).filter(function (i) { return sets[i] > 0; })
                .map(function (i) { return { joueur: i + 1, jetons: sets[i] * perSet, recus: sets[i] }; }),
              garantis: bare.map(function (i) { return i + 1; }),
              "sans-autre-jeton": bare.map(function (i) { return { joueur: i + 1 }; }),
              donne: racers.map(function (i) { return { joueur: i + 1, cartes: leftover[i] }; }),
-             cas: rounded > cap ? "plafonne" : "non-plafonne" };
+             cas: !racers.length ? "sans-course" : rounded > cap ? "plafonne" : "non-plafonne" };
   };
 
   // Cards are codes "As", "Th" (rank 23456789TJQKA, suit s h d c); 12-3 orders the suits pique,
