@@ -294,9 +294,10 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 
     kb = _kb(ctx)
     answers, profile = _decide_inputs(answer_pairs, answers_file, profile_file)
-    unknown = [qid for qid, v in answers.items() if isinstance(v, str) and v.strip() == "?"]
-    if unknown:  # -a q=? : the decision of each possibility, side by side
-        from ruling.decide.unknown import decide_unknown
+    from ruling.decide.unknown import decide_unknown, is_unknown
+
+    unknown = [qid for qid, v in answers.items() if isinstance(v, str) and (v.strip() == "?" or is_unknown(v))]
+    if unknown:  # -a q=? or -a "q=je ne sais pas": the decision of each possibility, side by side
 
         decide_unknown(ctx, kb, book, procedure, answers, profile, unknown, as_json)
         return

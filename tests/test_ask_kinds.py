@@ -382,3 +382,12 @@ def test_i_dont_know_groups_equal_decisions_quotes_the_rules_and_gives_the_repla
     assert out.count("club:2-17  [") == 1 and "Aucune fausse donne ne peut être annoncée sur un acte volontaire" in out
     assert "Pour rejouer : ruling decide fausse-donne --book club -a volontaire=non -a deux-mises=oui " \
            "-a 'cause=?' -a 'aberration=?'" in out
+
+
+@pytest.mark.parametrize("words", ["je ne sais pas", "jsp", "Inconnu"])
+def test_decide_takes_i_dont_know_in_words_as_the_help_texts_say(run, words):
+    """The help of a question says « je ne sais pas » gives each case side by side: `decide` takes the words, not only « ? »."""
+    result = run("decide", "paquet-defectueux", "--book", "cash", "-a", "defaut=joker", "-a", f"a-agi={words}")
+    assert result.exit_code == 0, result.output
+    assert "Réponse inconnue à « Le joueur qui a reçu le joker avait-il déjà agi sur sa main quand on l'a découvert ? »" in result.output
+    assert "• Si : oui" in result.output and "• Si : non" in result.output

@@ -357,3 +357,10 @@ def test_an_uncalled_bet_of_a_folded_player_is_refused(calc):
         calc("partage-des-pots", "cash", engagements=[100, 300, 200], classement=[1, 0, 2], plus_petit_jeton=1)
     out = calc("partage-des-pots", "cash", engagements=[100, 300, 200], classement=[1, 2, 0], plus_petit_jeton=1)
     assert out["mises-rendues"] == [0, 100, 0]
+
+
+def test_a_duration_of_zero_is_refused_in_its_own_unit(calc):
+    """Reading 12's remark: « la durée doit être un nombre de jetons » was said of minutes."""
+    with pytest.raises(UserError) as refused:
+        calc("duree-suspension", minutes=0)
+    assert str(refused.value) == "la durée doit être un nombre supérieur à 0 (reçu 0)"

@@ -39,9 +39,10 @@ def kernel(name: str):
     return wrap
 
 
-def _positive(value: int, entry: str) -> None:
+def _positive(value: int, entry: str, refusal: str = "non-positif") -> None:
+    """A count or amount above 0; `refusal` names what it counts (chips by default, a duration for "duree-non-positive")."""
     if value <= 0:
-        raise Refusal("non-positif", entree=entry, recu=value)
+        raise Refusal(refusal, entree=entry, recu=value)
 
 
 def _scaled(fraction) -> int:
@@ -446,7 +447,7 @@ def missed_hands(inputs: dict, params: dict) -> dict:
         if low is None or high is None:
             raise Refusal("tours-au-plus" if low is None else "tours-au-moins", minimum=low, maximum=high, tours=rounds)
         raise Refusal("tours-hors-limites", minimum=low, maximum=high, tours=rounds)
-    _positive(rounds, "tours")
+    _positive(rounds, "tours", "duree-non-positive")
     if players < 2:
         raise Refusal("table-trop-petite", **{"joueurs-a-la-table": players})
     return {"mains": rounds * players}
@@ -455,7 +456,7 @@ def missed_hands(inputs: dict, params: dict) -> dict:
 @kernel("duree-suspension")
 def suspension_minutes(inputs: dict, params: dict) -> dict:
     minutes, step = inputs["minutes"], params["multiple-suspension-minutes"]
-    _positive(minutes, "minutes")
+    _positive(minutes, "minutes", "duree-non-positive")
     if minutes % step:
         below = minutes - minutes % step
         raise Refusal("pas-un-multiple-de-minutes", multiple=step, minutes=minutes,

@@ -17,8 +17,8 @@
     this.figures = figures || {};
   }
 
-  function positive(value, entry) {
-    if (value <= 0) { throw new Refusal("non-positif", { entree: entry, recu: value }); }
+  function positive(value, entry, refusal) {  // refusal: what it counts (chips by default)
+    if (value <= 0) { throw new Refusal(refusal || "non-positif", { entree: entry, recu: value }); }
   }
 
   function scaled(fraction) { return Math.round(fraction * SCALE); }
@@ -396,14 +396,14 @@
       if (!given(low) || !given(high)) { throw new Refusal(given(low) ? "tours-au-moins" : "tours-au-plus", figures); }
       throw new Refusal("tours-hors-limites", figures);
     }
-    positive(rounds, "tours");
+    positive(rounds, "tours", "duree-non-positive");
     if (players < 2) { throw new Refusal("table-trop-petite", { "joueurs-a-la-table": players }); }
     return { mains: rounds * players };
   };
 
   KERNELS["duree-suspension"] = function (inputs, params) {
     var minutes = inputs.minutes, step = params["multiple-suspension-minutes"];
-    positive(minutes, "minutes");
+    positive(minutes, "minutes", "duree-non-positive");
     if (minutes % step) {
       var below = minutes - minutes % step;
       throw new Refusal("pas-un-multiple-de-minutes", { multiple: step, minutes: minutes,
