@@ -74,9 +74,9 @@ def check_kb(path=None) -> CheckReport:
     for proc in kb.procedures:
         problems.extend(hash_problems(kb, proc, missing=True, stale=True))
         problems.extend(sanction_citation_problems(kb, proc))
-    problems.extend(quotation_problems(kb, kb.procedures))
     cov = coverage(kb)
-    if not loading_failed:  # a file that did not load would be reported again as 100 uncited clauses
+    if not loading_failed:  # a file that did not load would be reported again as 100 uncited clauses (or unfound quotations)
+        problems.extend(quotation_problems(kb, kb.procedures))
         problems.extend(coverage_problems(kb, cov))
     for book in unvalidated_books(root, kb, loading_problems):
         cov[book] = {"normative": None, "covered": None, "uncovered": [], "known": False}
