@@ -67,3 +67,27 @@ def test_concurrent_searches_after_damage_all_succeed(tmp_path):
         outputs.append(json.loads(out))
     assert all(o == outputs[0] for o in outputs)
     assert "club:9-9" in [h.get("citation") for h in outputs[0]["hits"][:3]]
+
+
+# A process building indexes in memory (no usable cache directory, the benches' folds), many times.
+RAM_CHILD = """
+import sys, time
+start = float(sys.argv[1])
+from ruling.kb.load import load_kb
+from ruling.search.index import documents, ram_index
+docs = documents(load_kb())[:40]
+time.sleep(max(0.0, start - time.time()))
+for _ in range(60):
+    ram_index(docs, [], ["b"], "ram-test")
+"""
+
+
+def test_indexes_built_in_memory_by_two_processes_at_once_do_not_collide(tmp_path):
+    """whoosh spills a memory segment through <tmp>/<index name>.tmp: with one name for every process,
+    two builds at once deleted each other's files (FileNotFoundError in a bench run)."""
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    start = time.time() + 1.5
+    procs = [subprocess.Popen([sys.executable, "-c", RAM_CHILD, str(start)], env=env, cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    errors = [proc.communicate(timeout=300)[1] for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0, 0], errors

@@ -484,9 +484,13 @@ def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
 def ram_index(docs: list[dict], glossary: list, books: list[str], cache_key: str,
               house_book: str | None = None) -> SearchIndex:
     """An index in memory (no usable cache directory, or a test)."""
+    import uuid
+
     from whoosh.filedb.filestore import RamStorage
 
-    ix = RamStorage().create_index(schema())
+    # whoosh writes a RAM segment's columns through <tmp>/<indexname>.tmp: the default name, "MAIN",
+    # is the same for every process, so two building at once delete each other's files
+    ix = RamStorage().create_index(schema(), indexname=f"ram{uuid.uuid4().hex}")
     _fill(ix, docs)
     lexicon = Lexicon.build(docs, glossary, books, house_book)
     lexicon.note_documents(ix)
