@@ -308,8 +308,8 @@ def test_two_jokers_before_and_after_acting_are_ruled_in_one_run(run, kb):
 def test_the_bets_question_says_not_to_type_the_offending_bet(run, kb):
     # trial t02: « 800 sur 500 » — typing 500, 800 as the bets made the calculator refuse the 800
     result = _ask_picking(run, kb, "club", "il a mis 800 sur 500 sans rien dire", "club:relance-insuffisante",
-                          "\n2\n200\n500\n\n")
+                          "\n2\nn\n200\n500\n\n")
     out = result.output
     assert result.exit_code == 0, out
     assert "Quand on juge une mise ou une relance trop petite, ne la tapez pas ici : elle est demandée ensuite" in out
-    assert "-a erreur=relance-sans-annonce -a tour=apres-flop -a grosse-blind=200 -a mises=500 -a mise-posee=800" in out
+    assert "-a erreur=relance-sans-annonce -a tour=apres-flop -a deja-mise=non -a grosse-blind=200 -a mises=500 -a mise-posee=800" in out

@@ -10,7 +10,8 @@ import subprocess
 from test_kernels_parity import HARNESS, NODE
 
 SILENT_300 = ["decide", "relance-insuffisante", "--book", "club", "-a", "erreur=relance-sans-annonce",
-              "-a", "tour=apres-flop", "-a", "grosse-blind=100", "-a", "mises=200", "-a", "mise-posee=300", "--json"]
+              "-a", "tour=apres-flop", "-a", "deja-mise=non", "-a", "grosse-blind=100", "-a", "mises=200", "-a", "mise-posee=300",
+              "--json"]
 
 
 def _seventy_five_percent(kb_copy):
