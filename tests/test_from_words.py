@@ -218,3 +218,12 @@ def test_words_must_name_an_answer_of_their_question(kb_copy, run):
 def test_the_suite_phrasings_answer_their_first_question(kb, book, procedure, qid, words, expected):
     proposal = propose(_question(kb, book, procedure, qid), words, kb.glossary)
     assert proposal is not None and proposal.value == expected, proposal
+
+
+@pytest.mark.parametrize("book", ["club", "tda"])
+def test_first_to_speak_does_not_mean_no_bet_to_call(kb, book):
+    """Reading 14: before the flop the first to speak faces the big blind; « premier à parler » pre-answered
+    « pas de mise à suivre » and led to « il récupère son jeton »."""
+    question = _question(kb, book, "jeton-superieur", "mise-a-suivre")
+    assert propose(question, "premier a parler avant le flop il pose un gros jeton seul sans rien dire", kb.glossary) is None
+    assert propose(question, "apres le flop il ouvre avec un jeton de 1000", kb.glossary).value is False
