@@ -90,6 +90,16 @@ def _draw_inputs(data, spec) -> dict:
             choices = [small] + ([st.sampled_from(seen)] if seen else [])
             values[q.id] = data.draw(st.one_of(*choices))
             seen.append(values[q.id])
+    if "jetons-par-joueur" in values and "cartes-tirees" not in values and data.draw(st.booleans()):
+        # a table that can race (as _draw_cards does for the cards): the figures path is reached every run
+        values["jeton-retire"], values["jeton-arrondi"] = data.draw(st.sampled_from([(25, 100), (5, 25), (500, 1000)]))
+        values["jetons-par-joueur"] = data.draw(st.lists(st.integers(0, 5), min_size=2, max_size=7).filter(any))
+        if "joueurs-sans-autre-jeton" in values:
+            values["joueurs-sans-autre-jeton"] = data.draw(st.lists(st.integers(1, len(values["jetons-par-joueur"])),
+                                                                    max_size=3, unique=True))
+        if "autres-jetons" in values:
+            values["autres-jetons"] = data.draw(st.lists(st.integers(0, 3000), min_size=len(values["jetons-par-joueur"]),
+                                                         max_size=len(values["jetons-par-joueur"])))
     if "mises" in values and values.get("tour") == "avant-flop" and data.draw(st.booleans()):
         values["mises"] = [values.get("grosse-blind", 0) + m for m in values["mises"]]  # raises above the blind
     return values
