@@ -29,6 +29,13 @@ def test_a_missing_burn_card_is_still_read_through_one_word(kb):
     assert proposal is not None and proposal.value == "sans-brulee"
 
 
+@pytest.mark.parametrize("words", ["flop sans burn ordre connu", "flop donne sans burn"])
+def test_a_missing_burn_card_in_english_poker_words(kb, words):
+    """Trial 4 (h02): « sans burn » left the flop's defect to be asked again."""
+    proposal = propose(_question(kb, "club", "flop-irregulier", "defaut"), words, kb.glossary)
+    assert proposal is not None and proposal.value == "sans-brulee"
+
+
 def test_without_a_word_is_not_the_word(kb):
     question = _question(kb, "cash", "annonce-verbale", "cas")
     assert propose(question, "jeton de 25 pose sans parler sur une mise de 8", kb.glossary) is None
