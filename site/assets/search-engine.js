@@ -7,7 +7,8 @@
  * and expanded, unknown words corrected by edit distance (as whoosh's terms_within and ListCorrector
  * pick them), then each entry scored as `ruling.search.ranking` says: BM25F of every part of the
  * query (each alternative in each field, pairs of typed words, printed numbers) summed, times the
- * entry's factor (procedures scaled down, the house book up), one entry per situation; snippets
+ * entry's factor (procedures scaled down, the house book up), one entry per situation, the best
+ * ones times the share of the query's concepts they match (ranking.COVERAGE_POWER); snippets
  * cut as whoosh's context fragmenter cuts them. Nothing here is a constant of the ranking: every
  * weight comes from the export. Runs in the browser and in Node (the parity test).
  */
@@ -369,22 +370,25 @@
   }
 
   /** The query's parts, as ruling.search.query.whoosh_query lists them: every alternative of
-   *  every concept in every field, the pairs of typed words, the printed numbers. */
+   *  every concept in every field, the pairs of typed words, the printed numbers; `asked` is the
+   *  concept or number a part stands for (ruling.search.query.coverage_queries), -1 for a pair. */
   Engine.prototype.units = function (plan) {
     var p = this.params, self = this, units = [];
-    plan.concepts.forEach(function (concept) {
+    plan.concepts.forEach(function (concept, k) {
       concept.forEach(function (v) {
         self.fieldNames.forEach(function (name) {
-          units.push({field: name, terms: v[0], slop: 1, boost: p.field_boosts[name] * v[1]});
+          units.push({field: name, terms: v[0], slop: 1, boost: p.field_boosts[name] * v[1], asked: k});
         });
       });
     });
     plan.pairs.forEach(function (pair) {
       p.pair_fields.forEach(function (name) {
-        units.push({field: name, terms: pair, slop: p.pair_slop, boost: p.field_boosts[name] * p.pair_weight});
+        units.push({field: name, terms: pair, slop: p.pair_slop, boost: p.field_boosts[name] * p.pair_weight, asked: -1});
       });
     });
-    plan.numbers.forEach(function (n) { units.push({field: "number", terms: [n], slop: 1, boost: p.number_boost}); });
+    plan.numbers.forEach(function (n, k) {
+      units.push({field: "number", terms: [n], slop: 1, boost: p.number_boost, asked: plan.concepts.length + k});
+    });
     return units;
   };
 
@@ -424,19 +428,38 @@
     var house = options.house === undefined || options.house === null ? this.data.house_book : options.house;
     var plan = this.plan(String(query));
     if (!plan.concepts.length && !plan.numbers.length) { return []; }
-    var units = this.units(plan);
+    var units = this.units(plan), p = this.params;
+    var asked = plan.concepts.length + plan.numbers.length, covered = new Map();
     var ranked = [];
     this.candidates(units).forEach(function (n) {
       var d = docs[n], f = self.factor(d, options, house);
       if (!f) { return; }
-      var total = 0;
+      var total = 0, found = new Set();
       for (var i = 0; i < units.length; i++) {
         var x = self.unitScore(units[i], n);
-        if (x !== null) { total += x * f; }
+        if (x !== null) {
+          total += x * f;
+          if (units[i].asked >= 0) { found.add(units[i].asked); }
+        }
       }
-      if (total > 0) { ranked.push([total, n]); }  // none: only a phrase's first word is there
+      if (total > 0) { ranked.push([total, n]); covered.set(n, found.size); }  // none: only a phrase's first word is there
     });
     ranked.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
+    if (p.coverage_power && asked > 1) {
+      // ranking.ranked: the best coverage_depth entries (one per situation) times the share of
+      // the concepts and numbers asked about that they match, to the power coverage_power
+      var top = [], groups = new Set(), depth = Math.max(limit, p.coverage_depth);
+      for (var r = 0; r < ranked.length && top.length < depth; r++) {
+        var g = docs[ranked[r][1]].group;
+        if (!options.allProcedures) {
+          if (groups.has(g)) { continue; }
+          groups.add(g);
+        }
+        top.push([ranked[r][0] * Math.pow(covered.get(ranked[r][1]) / asked, p.coverage_power), ranked[r][1], top.length]);
+      }
+      top.sort(function (a, b) { return (b[0] - a[0]) || (a[2] - b[2]); });  // equal scores keep their order
+      ranked = top;
+    }
     var hits = [], seen = new Set(), terms = highlightTerms(plan);
     for (var i = 0; i < ranked.length && hits.length < limit; i++) {
       var d = docs[ranked[i][1]];
