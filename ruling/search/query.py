@@ -241,12 +241,10 @@ def whoosh_query(plan: QueryPlan):
     return Or(parts)
 
 
-def coverage_queries(plan: QueryPlan) -> list:
-    """One whoosh query per thing asked about (each concept, each printed number): an entry
-    matches it when it holds one of its alternatives in some field (see ranking.COVERAGE_POWER)."""
-    from whoosh.query import Or
-
-    return [Or(_concept_parts(c)) for c in plan.concepts] + [_number_part(n) for n in plan.numbers]
+def asked(plan: QueryPlan) -> list[list[tuple[str, tuple[str, ...]]]]:
+    """Each thing asked about (each concept, each printed number) as its alternatives, (field,
+    terms): "" for a word of any field, "number" for a printed number (see ranking.COVERAGE_POWER)."""
+    return [[("", terms) for terms, _ in c.variants] for c in plan.concepts] + [[("number", (n,))] for n in plan.numbers]
 
 
 def _concept_parts(concept: Concept) -> list:

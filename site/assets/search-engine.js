@@ -370,25 +370,22 @@
   }
 
   /** The query's parts, as ruling.search.query.whoosh_query lists them: every alternative of
-   *  every concept in every field, the pairs of typed words, the printed numbers; `asked` is the
-   *  concept or number a part stands for (ruling.search.query.coverage_queries), -1 for a pair. */
+   *  every concept in every field, the pairs of typed words, the printed numbers. */
   Engine.prototype.units = function (plan) {
     var p = this.params, self = this, units = [];
-    plan.concepts.forEach(function (concept, k) {
+    plan.concepts.forEach(function (concept) {
       concept.forEach(function (v) {
         self.fieldNames.forEach(function (name) {
-          units.push({field: name, terms: v[0], slop: 1, boost: p.field_boosts[name] * v[1], asked: k});
+          units.push({field: name, terms: v[0], slop: 1, boost: p.field_boosts[name] * v[1]});
         });
       });
     });
     plan.pairs.forEach(function (pair) {
       p.pair_fields.forEach(function (name) {
-        units.push({field: name, terms: pair, slop: p.pair_slop, boost: p.field_boosts[name] * p.pair_weight, asked: -1});
+        units.push({field: name, terms: pair, slop: p.pair_slop, boost: p.field_boosts[name] * p.pair_weight});
       });
     });
-    plan.numbers.forEach(function (n, k) {
-      units.push({field: "number", terms: [n], slop: 1, boost: p.number_boost, asked: plan.concepts.length + k});
-    });
+    plan.numbers.forEach(function (n) { units.push({field: "number", terms: [n], slop: 1, boost: p.number_boost}); });
     return units;
   };
 
@@ -410,6 +407,20 @@
     return Array.from(docs);
   };
 
+  /** How many of the things asked about (concepts, printed numbers) entry `doc` holds: a concept
+   *  when all the words of one of its alternatives are in some field (ranking._covered). */
+  Engine.prototype.covered = function (plan, doc) {
+    var self = this, count = 0;
+    function anywhere(term) {
+      return self.fieldNames.some(function (name) { return self.posting(name, term, doc) !== null; });
+    }
+    plan.concepts.forEach(function (concept) {
+      if (concept.some(function (v) { return v[0].every(anywhere); })) { count++; }
+    });
+    plan.numbers.forEach(function (n) { if (self.posting("number", n, doc) !== null) { count++; } });
+    return count;
+  };
+
   /** An entry's factor (ranking.entry_factors): the procedure weight, the house boost, 0 if filtered. */
   Engine.prototype.factor = function (d, options, house) {
     if ((options.book && d.book !== options.book) || (options.kind && d.kind !== options.kind)) { return 0; }
@@ -429,20 +440,17 @@
     var plan = this.plan(String(query));
     if (!plan.concepts.length && !plan.numbers.length) { return []; }
     var units = this.units(plan), p = this.params;
-    var asked = plan.concepts.length + plan.numbers.length, covered = new Map();
+    var asked = plan.concepts.length + plan.numbers.length;
     var ranked = [];
     this.candidates(units).forEach(function (n) {
       var d = docs[n], f = self.factor(d, options, house);
       if (!f) { return; }
-      var total = 0, found = new Set();
+      var total = 0;
       for (var i = 0; i < units.length; i++) {
         var x = self.unitScore(units[i], n);
-        if (x !== null) {
-          total += x * f;
-          if (units[i].asked >= 0) { found.add(units[i].asked); }
-        }
+        if (x !== null) { total += x * f; }
       }
-      if (total > 0) { ranked.push([total, n]); covered.set(n, found.size); }  // none: only a phrase's first word is there
+      if (total > 0) { ranked.push([total, n]); }  // none: only a phrase's first word is there
     });
     ranked.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
     if (p.coverage_power && asked > 1) {
@@ -455,7 +463,7 @@
           if (groups.has(g)) { continue; }
           groups.add(g);
         }
-        top.push([ranked[r][0] * Math.pow(covered.get(ranked[r][1]) / asked, p.coverage_power), ranked[r][1], top.length]);
+        top.push([ranked[r][0] * Math.pow(this.covered(plan, ranked[r][1]) / asked, p.coverage_power), ranked[r][1], top.length]);
       }
       top.sort(function (a, b) { return (b[0] - a[0]) || (a[2] - b[2]); });  // equal scores keep their order
       ranked = top;
