@@ -17,9 +17,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: reached 78/101 and 89/101, then 78/101 and 88/101 after the glossary families and keywords of
 #: 2026-12-01 (cv 75.0/93.2 -> 75.5/94.5 %), then 77/101 and 88/101 once the tenth reading's new
-#: outcomes were indexed (their decisions are procedure text); the targets, 90 and 97 %, are NOT met
-HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.76, 0.87
-FRESH_AT_1, FRESH_AT_3 = 0.77, 0.90  # the second held-out set (120 queries), reached 93/120 and 109/120
+#: outcomes were indexed (their decisions are procedure text), then 78/101 and 90/101 with the
+#: coverage factor (ranking.COVERAGE_POWER, cv 75.5/94.5 -> 79.2/94.9 %); the targets, 90 and 97 %, are NOT met
+HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.77, 0.89
+#: the second held-out set (120 queries): reached 93/120 and 109/120, then 100/120 and 109/120 with the coverage factor
+FRESH_AT_1, FRESH_AT_3 = 0.83, 0.90
 
 
 def _quality():

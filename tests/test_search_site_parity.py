@@ -182,6 +182,16 @@ def test_ranking_constants_come_from_the_export(kb, tmp_path, monkeypatch):
     assert not differences(kb, after, queries)
 
 
+def test_coverage_factor_is_the_command_lines(kb, tmp_path, monkeypatch):
+    """The share of the query's concepts an entry matches (ranking.COVERAGE_POWER), and no
+    factor at all (0), order the site's hits as they order the command line's."""
+    queries = [c["query"] for c in suite_cases()][:60] + ISSUE_QUERIES
+    for power in (0.0, 2.0):
+        monkeypatch.setattr(search_module, "COVERAGE_POWER", power)
+        diff = differences(kb, run_js(tmp_path, search_export(kb), queries, limit=5), queries, 5)
+        assert not diff, f"COVERAGE_POWER={power}: " + "\n".join(diff[:10])
+
+
 def test_issue_queries_find_their_clause(export, tmp_path):
     wanted = {"carte brulee": "club:2-5", "maldone": "club:2-17", "relanse insufisante": "club:9-9"}
     js = run_js(tmp_path, export, [*wanted, "tete a tete"], limit=3)

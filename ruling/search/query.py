@@ -231,18 +231,37 @@ def _glossary_span(stems: list[str], i: int, gmap: GlossaryMap) -> tuple[int, li
 def whoosh_query(plan: QueryPlan):
     """The plan as one whoosh `Or`: every alternative of every concept in every field, the pair
     phrases and the numbers, each boosted by its weight times its field's boost (see ranking)."""
-    from whoosh.query import Or, Phrase, Term
+    from whoosh.query import Or, Phrase
 
-    parts = []
-    for concept in plan.concepts:
-        for terms, weight in concept.variants:
-            for name, boost in ranking.FIELD_BOOSTS.items():
-                if len(terms) == 1:
-                    parts.append(Term(name, terms[0], boost=boost * weight))
-                else:
-                    parts.append(Phrase(name, list(terms), boost=boost * weight))
+    parts = [part for concept in plan.concepts for part in _concept_parts(concept)]
     for pair in plan.pairs:
         parts += [Phrase(name, list(pair), slop=ranking.PAIR_SLOP, boost=ranking.FIELD_BOOSTS[name] * ranking.PAIR_WEIGHT)
                   for name in ranking.PAIR_FIELDS]
-    parts += [Term("number", n, boost=ranking.NUMBER_BOOST) for n in plan.numbers]
+    parts += [_number_part(n) for n in plan.numbers]
     return Or(parts)
+
+
+def asked(plan: QueryPlan) -> list[list[tuple[str, tuple[str, ...]]]]:
+    """Each thing asked about (each concept, each printed number) as its alternatives, (field,
+    terms): "" for a word of any field, "number" for a printed number (see ranking.COVERAGE_POWER)."""
+    return [[("", terms) for terms, _ in c.variants] for c in plan.concepts] + [[("number", (n,))] for n in plan.numbers]
+
+
+def _concept_parts(concept: Concept) -> list:
+    """Every alternative of `concept` in every field, boosted by its weight times the field's boost."""
+    from whoosh.query import Phrase, Term
+
+    parts = []
+    for terms, weight in concept.variants:
+        for name, boost in ranking.FIELD_BOOSTS.items():
+            if len(terms) == 1:
+                parts.append(Term(name, terms[0], boost=boost * weight))
+            else:
+                parts.append(Phrase(name, list(terms), boost=boost * weight))
+    return parts
+
+
+def _number_part(number: str):
+    from whoosh.query import Term
+
+    return Term("number", number, boost=ranking.NUMBER_BOOST)

@@ -7,7 +7,8 @@
  * and expanded, unknown words corrected by edit distance (as whoosh's terms_within and ListCorrector
  * pick them), then each entry scored as `ruling.search.ranking` says: BM25F of every part of the
  * query (each alternative in each field, pairs of typed words, printed numbers) summed, times the
- * entry's factor (procedures scaled down, the house book up), one entry per situation; snippets
+ * entry's factor (procedures scaled down, the house book up), one entry per situation, the best
+ * ones times the share of the query's concepts they match (ranking.COVERAGE_POWER); snippets
  * cut as whoosh's context fragmenter cuts them. Nothing here is a constant of the ranking: every
  * weight comes from the export. Runs in the browser and in Node (the parity test).
  */
@@ -406,6 +407,20 @@
     return Array.from(docs);
   };
 
+  /** How many of the things asked about (concepts, printed numbers) entry `doc` holds: a concept
+   *  when all the words of one of its alternatives are in some field (ranking._covered). */
+  Engine.prototype.covered = function (plan, doc) {
+    var self = this, count = 0;
+    function anywhere(term) {
+      return self.fieldNames.some(function (name) { return self.posting(name, term, doc) !== null; });
+    }
+    plan.concepts.forEach(function (concept) {
+      if (concept.some(function (v) { return v[0].every(anywhere); })) { count++; }
+    });
+    plan.numbers.forEach(function (n) { if (self.posting("number", n, doc) !== null) { count++; } });
+    return count;
+  };
+
   /** An entry's factor (ranking.entry_factors): the procedure weight, the house boost, 0 if filtered. */
   Engine.prototype.factor = function (d, options, house) {
     if ((options.book && d.book !== options.book) || (options.kind && d.kind !== options.kind)) { return 0; }
@@ -424,7 +439,8 @@
     var house = options.house === undefined || options.house === null ? this.data.house_book : options.house;
     var plan = this.plan(String(query));
     if (!plan.concepts.length && !plan.numbers.length) { return []; }
-    var units = this.units(plan);
+    var units = this.units(plan), p = this.params;
+    var asked = plan.concepts.length + plan.numbers.length;
     var ranked = [];
     this.candidates(units).forEach(function (n) {
       var d = docs[n], f = self.factor(d, options, house);
@@ -437,6 +453,21 @@
       if (total > 0) { ranked.push([total, n]); }  // none: only a phrase's first word is there
     });
     ranked.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
+    if (p.coverage_power && asked > 1) {
+      // ranking.ranked: the best coverage_depth entries (one per situation) times the share of
+      // the concepts and numbers asked about that they match, to the power coverage_power
+      var top = [], groups = new Set(), depth = Math.max(limit, p.coverage_depth);
+      for (var r = 0; r < ranked.length && top.length < depth; r++) {
+        var g = docs[ranked[r][1]].group;
+        if (!options.allProcedures) {
+          if (groups.has(g)) { continue; }
+          groups.add(g);
+        }
+        top.push([ranked[r][0] * Math.pow(this.covered(plan, ranked[r][1]) / asked, p.coverage_power), ranked[r][1], top.length]);
+      }
+      top.sort(function (a, b) { return (b[0] - a[0]) || (a[2] - b[2]); });  // equal scores keep their order
+      ranked = top;
+    }
     var hits = [], seen = new Set(), terms = highlightTerms(plan);
     for (var i = 0; i < ranked.length && hits.length < limit; i++) {
       var d = docs[ranked[i][1]];
