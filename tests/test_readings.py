@@ -101,10 +101,11 @@ def test_the_site_questionnaire_receives_each_reading(kb):
 
     proc = next(p for p in kb.procedures if p.citation == "club:blinds-places-vides")
     rule = next(r for r in procedure_data(proc)["rules"] if r["outcome"] == "bouton-mort")
-    assert set(rule["interpretation"]) == {"donneurs-absents", "sans-petite-blind-donneur-absent", "ancien-donneur-redonne",
+    assert set(rule["interpretation"]) == {"donneurs-absents", "sans-petite-blind-donneur-absent",
                                            "sans-petite-blind", "apres-coup-sans-petite-blind",
                                            "apres-coup-sans-petite-blind-ni-grosse-blind"}
     assert "petite-blind-avancee" not in rule["interpretation"]  # the text decides it: no reading
+    assert "ancien-donneur-redonne" not in rule["interpretation"]  # 8-13 with 3-2, to the letter (reading 17)
     script = (Path(__file__).parent.parent / "site" / "assets" / "questionnaire.js").read_text(encoding="utf-8")
     assert '"Lecture d\'un texte muet : " + said' in script  # shown under the decision, by case
 
