@@ -234,3 +234,10 @@ def test_first_to_speak_does_not_mean_no_bet_to_call(kb, book):
     question = _question(kb, book, "jeton-superieur", "mise-a-suivre")
     assert propose(question, "premier a parler avant le flop il pose un gros jeton seul sans rien dire", kb.glossary) is None
     assert propose(question, "apres le flop il ouvre avec un jeton de 1000", kb.glossary).value is False
+
+
+def test_a_checked_river_means_no_bet_on_the_last_round(kb):
+    """Trial 4 (h18): « river checkee » was asked again as « une mise au dernier tour ? »."""
+    last_bet = _question(kb, "tda", "ordre-abattage", "mise-au-dernier-tour")
+    assert propose(last_bet, "abattage apres river checkee qui montre", kb.glossary).value is False
+    assert propose(last_bet, "abattage apres une mise a la river", kb.glossary) is None
