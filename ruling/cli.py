@@ -298,7 +298,6 @@ def decide(ctx, procedure, book, answer_pairs, answers_file, profile_file, as_js
 
     unknown = [qid for qid, v in answers.items() if isinstance(v, str) and (v.strip() == "?" or is_unknown(v))]
     if unknown:  # -a q=? or -a "q=je ne sais pas": the decision of each possibility, side by side
-
         decide_unknown(ctx, kb, book, procedure, answers, profile, unknown, as_json)
         return
     recorder = journal_recorder(journal, profile)

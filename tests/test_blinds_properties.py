@@ -113,10 +113,15 @@ def test_seats_no_single_hand_gives_are_refused(table, code, seat):
     assert (refused.value.code, refused.value.figures["siege"]) == (code, seat)
 
 
+def _decide_seats(run, seats: str, button: int, small: int, big: int):
+    """`ruling decide blinds-places-vides` for the club, with the seats and the previous hand's positions."""
+    return run("decide", "blinds-places-vides", "--book", "club", "-a", "win-the-button=non", "-a", "sieges=oui",
+               "-a", f"sieges-occupes={seats}", "-a", f"ancien-bouton={button}", "-a", f"ancienne-petite-blind={small}",
+               "-a", f"ancienne-grosse-blind={big}")
+
+
 def test_the_reading_table_gets_one_french_line_and_status_2(run):
-    result = run("decide", "blinds-places-vides", "--book", "club", "-a", "win-the-button=non", "-a", "sieges=oui",
-                 "-a", "sieges-occupes=1,2,3", "-a", "ancien-bouton=1", "-a", "ancienne-petite-blind=2",
-                 "-a", "ancienne-grosse-blind=5")
+    result = _decide_seats(run, "1,2,3", button=1, small=2, big=5)
     assert result.exit_code == 2
     assert ("le siège 3, encore occupé, est entre l'ancienne petite blind (siège 2) et l'ancienne grosse blind "
             "(siège 5) : un seul coup ne peut l'avoir sauté") in result.output
@@ -126,9 +131,7 @@ def test_the_reading_table_gets_one_french_line_and_status_2(run):
 def test_a_new_player_typed_among_the_seats_is_pointed_to_his_own_situation(run):
     """Reading 16: a new player seated left of the new big blind (8-8) made the seat list look impossible,
     and the TD got no way forward; the refusal says to leave him out and where his case is."""
-    result = run("decide", "blinds-places-vides", "--book", "club", "-a", "win-the-button=non", "-a", "sieges=oui",
-                 "-a", "sieges-occupes=1,2,3,4", "-a", "ancien-bouton=3", "-a", "ancienne-petite-blind=1",
-                 "-a", "ancienne-grosse-blind=2")
+    result = _decide_seats(run, "1,2,3,4", button=3, small=1, big=2)
     assert result.exit_code == 2
     assert ("un nouveau joueur assis pour ce coup ne se tape pas ici : ne comptez que les joueurs du coup précédent "
             "(sa place et ses cartes : « Nouveau joueur à une table », 8-8 à 8-11)") in result.output

@@ -313,9 +313,10 @@ def chip_race_classic(inputs: dict, params: dict) -> dict:
     rounded = -(-total // new)
     cap = len(racers) * params["jetons-gagnes-maximum"]
     bare = [i for i in racers if i + 1 in bare_players and sets[i] == 0]
+    in_play = min(rounded, cap)
     return {"jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, "plafond": cap,
-            "jetons-en-jeu": min(rounded, cap), "cartes": leftover, "echanges": sets, "joueurs-en-course": len(racers),
-            "valeur-non-remplacee": max(0, total - min(rounded, cap) * new),
+            "jetons-en-jeu": in_play, "cartes": leftover, "echanges": sets, "joueurs-en-course": len(racers),
+            "valeur-non-remplacee": max(0, total - in_play * new),
             "echanges-joueurs": [{"joueur": i + 1, "jetons": sets[i] * per_set, "recus": sets[i]}
                                  for i in range(len(counts)) if sets[i]],
             "garantis": [i + 1 for i in bare],

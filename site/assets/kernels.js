@@ -265,9 +265,10 @@
     var racers = range(counts.length).filter(function (i) { return leftover[i] > 0; });
     var rounded = ceilDiv(total, neu), cap = racers.length * params["jetons-gagnes-maximum"];
     var bare = racers.filter(function (i) { return bareAnswer.indexOf(i + 1) >= 0 && sets[i] === 0; });
+    var inPlay = Math.min(rounded, cap);
     return { "jetons-retires": sum(leftover), "valeur-retiree": total, "jetons-arrondis": rounded, plafond: cap,
-             "jetons-en-jeu": Math.min(rounded, cap), cartes: leftover, echanges: sets, "joueurs-en-course": racers.length,
-             "valeur-non-remplacee": Math.max(0, total - Math.min(rounded, cap) * neu),
+             "jetons-en-jeu": inPlay, cartes: leftover, echanges: sets, "joueurs-en-course": racers.length,
+             "valeur-non-remplacee": Math.max(0, total - inPlay * neu),
              "echanges-joueurs": range(counts.length).filter(function (i) { return sets[i] > 0; })
                .map(function (i) { return { joueur: i + 1, jetons: sets[i] * perSet, recus: sets[i] }; }),
              garantis: bare.map(function (i) { return i + 1; }),
