@@ -121,7 +121,7 @@ def test_stop_words_are_dropped_but_negations_kept():
 
 
 def test_unaccented_query_finds_accented_text(kb):
-    hits = search(kb, "penalite pour maldonne").hits
+    hits = search(kb, "penalite pour maldonne", house="").hits  # no house book: club's 2-9 (« sanctionnée ») comes first for a club TD
     assert hits[0].ref == "infos:maldonne"  # "Il n'y a pas de pénalité pour maldonne."
     assert "**pénalité**" in hits[0].snippet
 
