@@ -101,7 +101,7 @@ def word_list(text: str) -> list[str]:
 
 def analyze(text: str) -> list[str]:
     """The terms `text` is indexed (or searched) under, in order."""
-    return [stem(w) for w in (fold(w) for w, _, _ in words(text)) if w not in STOP_WORDS]
+    return [stem(w) for w in (fold(w) for w in word_list(text)) if w not in STOP_WORDS]
 
 
 def analyze_spans(text: str) -> list[tuple[str, int, int]]:
