@@ -25,6 +25,12 @@ def _tiny_project(tmp_path: Path) -> Path:
     project = tmp_path / "projet"
     shutil.copytree(ROOT / "scripts", project / "scripts", ignore=shutil.ignore_patterns("__pycache__"))
     (project / "tiny.py").write_text("VALUE = 1\n", encoding="utf-8")
+    # Stands for ruling's search package: what setup.sh asks of it at the end of an install.
+    (project / "ruling").mkdir()
+    (project / "ruling" / "__init__.py").write_text("", encoding="utf-8")
+    (project / "ruling" / "search.py").write_text(
+        "import os, pathlib\n\n\ndef prepare():\n"
+        "    pathlib.Path(os.environ['TINY_PREPARED']).write_text('prepared', encoding='utf-8')\n", encoding="utf-8")
     (project / "pyproject.toml").write_text(
         '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n'
         '[project]\nname = "tiny-ruling-setup-test"\nversion = "0"\n\n'
@@ -35,6 +41,7 @@ def _tiny_project(tmp_path: Path) -> Path:
 
 def _setup(project: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "RULING_PYTHON"}
+    env["TINY_PREPARED"] = str(project / "prepared")
     return subprocess.run(["bash", "scripts/setup.sh", *args], cwd=project, env=env,
                           capture_output=True, text=True, timeout=600)
 
@@ -64,6 +71,13 @@ def test_the_first_install_shows_one_line_and_no_pip_or_setuptools_output(instal
     assert lines[-1] == "setup : installation de ruling [test] dans .venv (une seule fois ; journal : .venv/setup.log)"
     assert "BuildBackendWarning" not in installed.first_run.stderr
     assert "Successfully installed" in (installed.dir / ".venv" / "setup.log").read_text(encoding="utf-8")
+
+
+def test_an_install_ends_by_compiling_and_preparing_the_first_search(installed):
+    """setup.sh compiles ruling's modules and calls `ruling.search.prepare` (index built now,
+    not in the first search)."""
+    assert (installed.dir / "prepared").read_text(encoding="utf-8") == "prepared"
+    assert list((installed.dir / "ruling" / "__pycache__").glob("search.*.pyc"))
 
 
 def test_a_second_run_installs_nothing_and_needs_no_network(installed):

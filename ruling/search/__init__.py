@@ -27,7 +27,7 @@ from ruling.search.snippets import snippet, suggest
 
 KINDS = ("clause", "procedure")
 
-__all__ = ["search", "search_path", "ranking_data", "result_text", "Hit", "SearchResult",
+__all__ = ["search", "search_path", "prepare", "ranking_data", "result_text", "Hit", "SearchResult",
            "documents", "open_index", "MARKER", "KINDS"]
 
 
@@ -87,6 +87,14 @@ def search_path(path, query: str, *, book: str | None = None, kind: str | None =
         from ruling.kb.load import load_kb
 
         return search(load_kb(path), query, book=book, kind=kind, limit=limit, house=house or "")  # rebuilds
+
+
+def prepare(path=None) -> None:
+    """Load the base at `path` and build its index into the cache, as the first search would:
+    the install step (scripts/setup.sh) calls it, so the first search after install is a cached one."""
+    from ruling.kb.load import load_kb
+
+    open_index(load_kb(path))
 
 
 def _check_options(kind, limit) -> None:
