@@ -108,15 +108,16 @@ def test_picker_top1_on_the_outside_suite(kb):
     result = accuracy(kb)
     right, total, _ = result["held_out"]
     train_right, train_total, _ = result["train"]
-    assert (total, train_total) == (89, 332)
+    assert (total, train_total) == (110, 401)
     assert right >= HELD_OUT_RIGHT and train_right >= TRAIN_RIGHT, (right, train_right)
 
 
 #: 48/57 with the coverage factor (issue 15) after the readings of 2026-12-02 (45 without it; never
 #: tuned on); with the fifth outside batch (120 phrasings, 32 of them held out) 78/89 before and
+#: after tuning on its training part; with the sixth (90 phrasings, 21 held out) 93/110 before and
 #: after tuning on its training part: scripts/picker_accuracy.py
-HELD_OUT_RIGHT = 78
-TRAIN_RIGHT = 309  # 311/332 (306 before the batch's keywords and the field boosts; cv 255 -> 262 of 332)
+HELD_OUT_RIGHT = 93
+TRAIN_RIGHT = 378  # 380/401 (372 before the sixth batch's keywords; cv 310 -> 313 of 401)
 
 
 def test_question_mark_explains_the_question_with_its_clauses(run):

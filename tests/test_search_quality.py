@@ -21,11 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 #: coverage factor (ranking.COVERAGE_POWER, cv 75.5/94.5 -> 79.2/94.9 %). The fifth outside batch
 #: (2026-12-02) made it 133 queries: 106/133 and 120/133 before tuning on that batch's training
 #: part, 105/133 and 122/133 after (HOUSE_BOOST 5, cv 79.9/94.6 -> 81.8/95.6 %); the targets, 90
-#: and 97 %, are NOT met
+#: and 97 %, are NOT met. The sixth (2026-12-03) made it 159: 126/159 and 146/159 before and after
+#: the keywords of its training misses (cv 81.0/94.7 -> 81.1/95.1 %)
 HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.78, 0.91
 #: the second held-out set (120 queries): reached 93/120 and 109/120, then 100/120 and 109/120 with the coverage factor,
-#: then 100/120 and 111/120 with HOUSE_BOOST 5
-FRESH_AT_1, FRESH_AT_3 = 0.83, 0.92
+#: then 100/120 and 111/120 with HOUSE_BOOST 5, then 101/120 and 111/120 with the sixth batch's keywords
+FRESH_AT_1, FRESH_AT_3 = 0.84, 0.92
 
 
 def _quality():
