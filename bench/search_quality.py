@@ -9,7 +9,8 @@ house book as a preference (`house=`) and without it.
 `cv` estimates how a change generalises without looking at the held-out part: the training
 queries are split in 4 folds (`sha1("cv:" + query) % 4`); each fold is searched in an index
 whose clause keywords copied from that fold's own queries are removed (a keyword most of whose
-words are in one query), so a fold only gains from what other queries taught. With
+words are in one query), and its queries themselves from the phrasings (rulebook/phrasings.yaml),
+so a fold only gains from what other queries taught. With
 `--grid NAME=v1,v2` (a constant of `ruling.search.ranking`, `field.title` for a field boost),
 each fold is scored with the values that do best on the three other folds.
 """
@@ -91,13 +92,16 @@ def copied_from(keyword: str, queries: list[str]) -> bool:
 
 
 def fold_index(kb, queries: list[str], cache_key: str):
-    """An index in memory of `kb` whose clause keywords copied from `queries` are left out."""
+    """An index in memory of `kb` whose clause keywords copied from `queries`, and `queries` as
+    phrasings, are left out."""
     from ruling.search.index import default_house, documents, ram_index
 
-    docs = documents(kb)
+    docs, own = documents(kb), set(queries)
     for clause, doc in zip(kb.clauses(), docs):
         kept = [k for k in (getattr(clause, "keywords", None) or []) if not copied_from(k, queries)]
         doc["keywords"] = " ; ".join(list(clause.topics) + kept)
+        # a fold's own queries, exactly: the phrasings of other queries stay, as they do for held-out ones
+        doc["phrasings"] = " ; ".join(w for w in doc["phrasings"].split(" ; ") if w and w not in own)
     return ram_index(docs, kb.glossary, [b.id for b in kb.books], cache_key, default_house(kb))
 
 

@@ -4,7 +4,7 @@ The suite is split once, by the words' hash: HELD-OUT when sha1(words) % 5 == 0 
 only at the other four fifths). `python scripts/picker_accuracy.py [--misses]` prints both figures;
 `--train` prints the training figure only, `cv [--misses]` the estimate to tune by: the training
 entries in 4 folds (`sha1("cv:" + words) % 4`), each fold ranked in an index whose procedure
-keywords (its own and its cited clauses') copied from that fold's own words are left out (as `bench/search_quality.py cv` does for
+keywords (its own and its cited clauses') copied from that fold's own words, and those words as phrasings (rulebook/phrasings.yaml), are left out (as `bench/search_quality.py cv` does for
 clauses), so a fold only gains from what the other entries taught. `fresh` prints the top-1 on
 tests/suites/situations_fresh.yaml, a second held-out set written after the tuning (never tuned on).
 """
@@ -85,6 +85,7 @@ def cross_validate(kb, misses: list | None = None) -> tuple[int, int]:
         docs = documents(kb)
         for doc in docs:
             if doc["kind"] == "procedure":
+                doc["phrasings"] = " ; ".join(w for w in doc["phrasings"].split(" ; ") if w and w not in words)
                 for name in ("keywords", "cited"):
                     doc[name] = " ; ".join(w for w in doc[name].split(" ; ") if not quality.copied_from(w, words))
         index = ram_index(docs, kb.glossary, [b.id for b in kb.books], f"picker-cv-{k}", default_house(kb))

@@ -122,7 +122,29 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
     procedures, catalogue, parameters = load_procedures(clauses_only, snap, schemas, problems, unloaded)
     kb = KnowledgeBase(books, procedures, glossary, str(root), catalogue=catalogue, parameters=parameters,
                        house_book=house_book)
+    kb.phrasings = _phrasings(snap, schemas, problems, kb, unloaded)
     return kb, problems
+
+
+def _phrasings(snap: Snapshot, schemas: Schemas, problems: list[Problem], kb: KnowledgeBase,
+               unloaded: Set[str]) -> dict:
+    """`phrasings.yaml`: the words people typed for a situation or a clause (searched, never
+    shown); each target must exist, else a problem (a book whose file did not load is skipped)."""
+    if snap.kind("phrasings.yaml") is None:
+        return {}
+    doc = read_yaml(snap, "phrasings.yaml", problems)
+    if doc is None or not schemas.validate("phrasings", doc, problems):
+        return {}
+    data = doc.data or {}
+    procedures = {f"{p.book}:{p.id}" for p in kb.procedures}
+    for section, known, what in (("situations", procedures, "procédure"), ("clauses", None, "règle")):
+        for target in data.get(section) or {}:
+            if target.split(":", 1)[0] in unloaded:
+                continue
+            if (target not in known) if known is not None else kb.find(target) is None:
+                problems.append(Problem(doc.display, doc.line(section, target),
+                                        f"{section}.{target} : {what} inconnue ; attendu livre:id d'une {what} de la base"))
+    return {section: {k: list(v) for k, v in (data.get(section) or {}).items()} for section in ("situations", "clauses")}
 
 
 def _house_book(snap: Snapshot, schemas: Schemas, problems: list[Problem], book_ids: set[str]) -> str | None:

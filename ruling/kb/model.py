@@ -170,8 +170,11 @@ class KnowledgeBase:
 
     def __init__(self, books: list[Book], procedures: list | None = None,
                  glossary: list | None = None, root: str = "", digest: str = "",
-                 catalogue=None, parameters: dict | None = None, house_book: str | None = None):
+                 catalogue=None, parameters: dict | None = None, house_book: str | None = None,
+                 phrasings: dict | None = None):
         self.books = books
+        #: phrasings.yaml: {"situations": {book:procedure: [words]}, "clauses": {citation: [words]}}
+        self.phrasings = phrasings or {}
         self.house_book = house_book  # base.yaml: the book whose situations `ask` proposes first
         self.catalogue = catalogue  # calculator declarations (ruling.decide.catalogue.Catalogue)
         self.parameters = parameters or {}  # book id -> {parameter id -> Parameter}
@@ -270,6 +273,7 @@ class KnowledgeBase:
             "clauses": [c.to_json() for c in self.clauses(all_revisions=True)],
             "procedures": [p.to_json() for p in self.procedures],
             "glossary": list(self.glossary),
+            "phrasings": dict(self.phrasings),
         }
 
 

@@ -19,7 +19,7 @@ _CLASSES = (Clause, Chapter, Revision, Book, Question, Cite, Rule, Procedure)
 _PLAIN = (Parameter, Figure, CalculatorSpec, Catalogue)  # classes with __slots__, not dataclasses
 SHAPE = ";".join([f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in _CLASSES]
                  + [f"{c.__name__}:{','.join(c.__slots__)}" for c in _PLAIN]
-                 + ["KnowledgeBase:house_book"])  # the last field of the tuple dumps writes
+                 + ["KnowledgeBase:house_book,phrasings"])  # the last fields of the tuple dumps writes
 MAGIC = "ruling-kb"
 
 
@@ -29,16 +29,18 @@ def dumps(kb: KnowledgeBase) -> bytes:
     procedures = [astuple(replace(p, catalogue=None, parameters={})) for p in kb.procedures]
     parameters = {book: {pid: _slots(p) for pid, p in params.items()} for book, params in kb.parameters.items()}
     data = (MAGIC, SHAPE, kb.digest, [astuple(b) for b in kb.books], procedures, kb.glossary,
-            _catalogue_data(kb.catalogue), parameters, kb.house_book)
+            _catalogue_data(kb.catalogue), parameters, kb.house_book, kb.phrasings)
     return marshal.dumps(data)
 
 
 def loads(blob: bytes, root: str) -> KnowledgeBase:
     """The KnowledgeBase in `blob`; raises (ValueError, TypeError, IndexError…) on anything else."""
-    magic, shape, digest, books, procedures, glossary, catalogue_data, parameters_data, house = marshal.loads(blob)
+    magic, shape, digest, books, procedures, glossary, catalogue_data, parameters_data, house, phrasings = \
+        marshal.loads(blob)
     if magic != MAGIC or shape != SHAPE:
         raise ValueError("another format")
-    if not isinstance(glossary, list) or not isinstance(digest, str) or not isinstance(house, (str, type(None))):
+    if not isinstance(glossary, list) or not isinstance(digest, str) or not isinstance(house, (str, type(None))) \
+            or not isinstance(phrasings, dict):
         raise TypeError("glossary")
     catalogue = _catalogue(catalogue_data)
     parameters = {book: {pid: Parameter(*p) for pid, p in params.items()} for book, params in parameters_data.items()}
@@ -46,7 +48,7 @@ def loads(blob: bytes, root: str) -> KnowledgeBase:
     for proc in procs:
         proc.catalogue, proc.parameters = catalogue, parameters.get(proc.book, {})
     return KnowledgeBase([_book(b) for b in books], procs, glossary, root, digest,
-                         catalogue=catalogue, parameters=parameters, house_book=house)
+                         catalogue=catalogue, parameters=parameters, house_book=house, phrasings=phrasings)
 
 
 def _slots(obj) -> tuple:

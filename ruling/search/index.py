@@ -16,12 +16,13 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "17"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "18"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
-SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited")
+SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited", "phrasings")
 #: The fields whose words make up "all" (word rarity, typo neighbours): not "cited", a
-#: procedure's copy of its clauses' keywords, which would make those words look common.
+#: procedure's copy of its clauses' keywords, which would make those words look common; not
+#: "phrasings", words as people typed them (their typos are no words of the rulebook).
 ALL_FIELDS = ("title", "keywords", "chapter", "body", "questions")
 
 
@@ -46,12 +47,15 @@ def schema():
         body=TEXT(analyzer=analyzer, stored=True),
         questions=TEXT(analyzer=analyzer, stored=True),  # a procedure's questions: a field of its own
         cited=TEXT(analyzer=analyzer),  # a procedure: the topics and keywords of the clauses it cites
+        phrasings=TEXT(analyzer=analyzer),  # phrasings.yaml: what people typed to find this entry
         all=TEXT(analyzer=analyzer, phrase=False),
     )
 
 
 def documents(kb) -> list[dict]:
     """What gets indexed: every clause of the current revisions, every procedure."""
+    said = kb.phrasings or {}
+    said_of_clause, said_of_situation = said.get("clauses") or {}, said.get("situations") or {}
     docs = []
     for clause in kb.clauses():
         chapter = kb.chapter_of(clause).title or ""
@@ -72,6 +76,7 @@ def documents(kb) -> list[dict]:
             "body": clause.full_text,
             "questions": "",
             "cited": "",
+            "phrasings": " ; ".join(said_of_clause.get(clause.citation, [])),
         })
     keywords_of = {clause.citation: list(clause.topics) + list(getattr(clause, "keywords", None) or []) + [clause.full_text]
                    for clause in kb.clauses()}
@@ -95,6 +100,7 @@ def documents(kb) -> list[dict]:
             "cited": " ; ".join(_cited_keywords(proc, keywords_of) + _decision_texts(proc)),
             "body": "",
             "questions": "\n".join(_question_texts(getattr(proc, "questions", None))),
+            "phrasings": " ; ".join(said_of_situation.get(f"{pbook}:{pid}", [])),
         })
     return docs
 
