@@ -238,6 +238,15 @@ def _ask_picking(run, kb, book: str, words: str, procedure: str, answers: str):
     return run("ask", "--book", book, *words.split(), input=f"{ranked.index(procedure) + 1}\n{answers}")
 
 
+def test_figures_refused_twice_as_they_were_are_not_proposed_a_third_time(run):
+    # trial t03: Enter on a refused figure looped, « reçu 9 ; reprenons », 9 proposed again
+    result = run("ask", "--book", "tda", "duree-penalite", input="o\n9\n9\n\n\n")
+    out = result.output
+    assert out.count("l'exclusion temporaire est de 1 à 4 tours (reçu 9) ; reprenons les chiffres du calcul.") == 2
+    assert out.count("D'après votre réponse précédente : 9") == 2  # once per figure, after the first refusal only
+    assert result.exit_code == 1 and out.rstrip().endswith("Fin de l'entrée avant la décision : aucune décision.")
+
+
 def test_the_format_of_an_absent_player_can_be_left_unknown(run):
     result = run("ask", "--book", "club", "joueur-absent", input="3\nje ne sais pas\nn\n")
     assert result.exit_code == 0, result.output

@@ -162,7 +162,7 @@ def test_a_negated_word_inside_a_phrase_is_not_the_phrase(kb):
     ("tda", "table-fermee", "place", "table cassee il arrive entre bouton et sb", "entre-bouton-et-petite-blind"),
     ("tda", "demander-le-temps", "demandeur-assis", "demander le temps debout", False),
     ("cash", "jeton-superieur", "annonce-relance", "jeton de 25 pose sans parler sur une mise de 8", False),
-    ("cash", "paquet-defectueux", "defaut", "deux as de pique", "carte-en-double"),
+    ("cash", "paquet-defectueux", "defaut", "as de pique en double", "carte-en-double"),
     ("cash", "paquet-defectueux", "a-agi", "joker dans la main avant d agir", False),
     ("cash", "fausse-donne", "deux-ont-agi", "premiere carte au mauvais siege, deux ont deja agi", True),
     ("cash", "mise-tapis-limite", "mise-tapis", "en limite un tapis de 2 dans une ronde a 6", 2),
@@ -241,3 +241,29 @@ def test_a_checked_river_means_no_bet_on_the_last_round(kb):
     last_bet = _question(kb, "tda", "ordre-abattage", "mise-au-dernier-tour")
     assert propose(last_bet, "abattage apres river checkee qui montre", kb.glossary).value is False
     assert propose(last_bet, "abattage apres une mise a la river", kb.glossary) is None
+
+
+# The seventh trial (2026-12-03): three words turned into false facts.
+
+def test_players_who_spoke_did_not_tap_the_table(kb):
+    # c07: « parlé » (acted) met the glossary's « je parle » (a check), i.e. « taper sur la table »
+    question = _question(kb, "cash", "annonce-verbale", "cas")
+    assert propose(question, "3 joueurs ont parle derriere lui, il n avait pas joue", kb.glossary) is None
+    assert propose(question, "il a tape sur la table", kb.glossary).value == "tape-la-table"
+
+
+def test_two_kings_of_different_suits_are_no_duplicate_card(kb):
+    # c05: « deux rois » proposed « Deux cartes de même sorte et de même valeur »
+    question = _question(kb, "cash", "paquet-defectueux", "defaut")
+    assert propose(question, "tirage du bouton deux rois coeur et pique", kb.glossary) is None
+    # « as » is a stop word: « deux as de pique » reads « deux … pique », as « deux rois, cœur et
+    # pique » does; so it proposes nothing either (the TD picks the choice), never a false fact
+    assert propose(question, "deux as de pique", kb.glossary) is None
+    assert propose(question, "deux fois la meme carte dans le paquet", kb.glossary).value == "carte-en-double"
+
+
+def test_a_figure_that_counts_something_else_is_not_the_named_one(kb):
+    # t03: « 2 tours à 9 joueurs » proposed 9 tours
+    words = "exclusion 2 tours a 9 joueurs combien de mains"
+    assert propose(_question(kb, "tda", "duree-penalite", "tours"), words, kb.glossary).value == 2
+    assert propose(_question(kb, "tda", "duree-penalite", "joueurs-a-la-table"), words, kb.glossary).value == 9

@@ -97,13 +97,19 @@ def _occurs(phrase: list[str], described: list[str]) -> bool:
 
 def _equivalents(phrase: str, glossary: list) -> list[list[str]]:
     """`phrase` and the glossary's other ways of saying it, as term lists."""
+    from ruling.search.analysis import words as typed_words  # upward (decide → search), as _terms
+
     own = _terms(phrase)
     out = [own]
     for entry in glossary or ():
         forms = [entry.get("term", "")] + list(entry.get("en") or []) + list(entry.get("synonyms") or [])
         analysed = [_terms(f) for f in forms if f]
         if own in analysed:
-            out += [a for a in analysed if a and a not in out]
+            # as the search's glossary (query.glossary_map): a phrasing its stop words reduce to one
+            # word says too little to stand for the others (« je parle » is « parle », and « trois
+            # joueurs ont parlé » says nothing of a check)
+            out += [a for f, a in zip([f for f in forms if f], analysed)
+                    if a and a not in out and (len(a) > 1 or len(typed_words(f)) == 1)]
     return out
 
 
@@ -187,6 +193,7 @@ def _named_figure(question, described: list[str]) -> FromWords | None:
 def _figures_named(names: list[list[str]], described: list[str], after_only: bool = False) -> set[int]:
     """The figures written right after one of `names` (« tapis de 2 »), else right before it (« 2
     tours »), unless `after_only`: in « un tapis de 2 », the « un » is not the figure."""
+    units = _unit_terms()
     found = set()
     for name in names:
         for start in range(len(described) - len(name) + 1):
@@ -194,9 +201,21 @@ def _figures_named(names: list[list[str]], described: list[str], after_only: boo
                 continue
             for at in (start + len(name),) if after_only else (start + len(name), start - 1):
                 if 0 <= at < len(described) and described[at].isdigit():
+                    if at > start and at + 1 < len(described) and described[at + 1] in units and not after_only:
+                        continue  # « 2 tours à 9 joueurs »: the 9 counts the players, not the tours
                     found.add(int(described[at]))
                     break
     return found
+
+
+_UNITS: set[str] = set()
+
+
+def _unit_terms() -> set[str]:
+    """NOT_AMOUNT_AFTER as analysed terms: the words that say what a figure before them counts."""
+    if not _UNITS:
+        _UNITS.update(t for w in NOT_AMOUNT_AFTER for t in _terms(w) if not t.isdigit())
+    return _UNITS
 
 
 # A seat is a number written with its marker (« siège 4 », « joueur 4 », « le 4 », « au 4 ») right after

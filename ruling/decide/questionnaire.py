@@ -445,6 +445,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         unknown: list = []  # questions the TD answered « je ne sais pas »
         amounts_taken = False  # the description's amounts go to the first amounts question only
         previous: dict = {}  # the figures a calculator refused, proposed again as they were typed
+        refused_before: dict | None = None  # the figures of the last refusal
         while True:
             try:
                 if unknown:
@@ -463,7 +464,12 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                 raise
             except CalculatorError as e:  # the calculator refuses the figures: ask them again, each with its last answer
                 figures = {k for k, v in values.items() if proc.question(k).type in ("amount", "amounts")}
-                previous.update({k: values[k] for k in figures})
+                refused = {k: values[k] for k in figures}
+                if refused == refused_before:  # the same figures refused twice: Enter must not loop on them
+                    previous.clear()
+                else:
+                    previous.update(refused)
+                refused_before = refused
                 values = {k: v for k, v in values.items() if k not in figures}
                 kept = " ; ".join(proc.question(k).label(v) for k, v in values.items() if proc.question(k).origin != "context")
                 click.echo(f"{e} ; reprenons les chiffres du calcul.")
