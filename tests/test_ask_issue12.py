@@ -91,8 +91,14 @@ def test_long_clause_shows_its_key_sentence_unless_full(run):
     # club:15-1 (the sanctions, 1150 characters) is cited after the decision on a phone at the table
     short = run("ask", "telephone", "--book", "club", input="2\n").output
     decision_at = short.index("Un joueur assis à la table ne peut utiliser ni téléphone")
-    key_at = short.index("« … Si une même faute se répète avec le même joueur, les sanctions suivantes")
+    key_at = short.index("« Si une même faute se répète avec le même joueur, les sanctions suivantes")
     assert decision_at < key_at
+    # trial g09: « Avertissement (warning). … Le joueur doit s'éloigner de la table » read as if a
+    # warning sent him away; the sentence comes with the first words of its own item now
+    item_at = short.index("  · Suspension momentanée du tournoi pour une donne")
+    assert key_at < item_at < short.index("Le joueur doit\n    s'éloigner de la table") if "doit\n" in short \
+        else key_at < item_at < short.index("s'éloigner de la table")
+    assert "« …" not in short  # the excerpt starts at the clause's first sentence: nothing is cut before
     assert "(règle longue, 1150 caractères : texte entier avec --full, ou ruling show club:15-1)" in short
     assert "Disqualification" not in short
     full = run("ask", "telephone", "--book", "club", "--full", input="2\n").output

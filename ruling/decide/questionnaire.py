@@ -187,7 +187,8 @@ KEY_SENTENCES = 3  # at most this many sentences of a long clause shown with the
 def key_sentence(text: str, decision: str) -> str:
     """The sentences of a clause the decision rests on, in the clause's order: the one sharing the
     most words with the decision, and those sharing at least half as many (at least two words), so
-    that a decision drawn from two sentences shows both."""
+    that a decision drawn from two sentences shows both. « … » marks each cut, and only a cut: none
+    before the clause's first sentence, between two that follow each other, or after its last."""
     sentences = [x.strip() for x in re.split(r"(?<=[.;!?])\s+", text) if x.strip()]
     if not sentences:
         return text
@@ -196,7 +197,29 @@ def key_sentence(text: str, decision: str) -> str:
     best = max(shared)
     keep = sorted(sorted(range(len(sentences)), key=lambda i: -shared[i])[:KEY_SENTENCES])
     keep = [i for i in keep if i == shared.index(best) or (shared[i] >= 2 and 2 * shared[i] >= best)]
-    return " … ".join(sentences[i] for i in keep)
+    # a sentence inside a list item comes with the item's first one (« · Exclusion temporaire … »):
+    # cut from it, « Le joueur doit s'éloigner » would read as the item before it
+    keep = sorted(set(keep) | {j for i in keep if (j := _item_start(text, sentences, i)) is not None})
+    out = "… " if keep[0] > 0 else ""
+    for previous, i in zip([None, *keep], keep):
+        if previous is not None:
+            cut = " …" if i != previous + 1 else ""
+            out += cut + ("\n  " if sentences[i].startswith("·") else " ")
+        out += sentences[i]
+    return out + (" …" if keep[-1] < len(sentences) - 1 else "")
+
+
+def _item_start(text: str, sentences: list[str], i: int) -> int | None:
+    """The first sentence of the list item (« · … ») sentence `i` is in, or None: an item runs
+    until a line that starts at the margin (a new paragraph)."""
+    at, offsets = 0, []
+    for sentence in sentences:
+        at = text.find(sentence, at)
+        offsets.append(at)
+    for j in range(i, -1, -1):
+        if sentences[j].startswith("·"):
+            return j if not re.search(r"\n(?=\S)", text[offsets[j]:offsets[i]]) else None
+    return None
 
 
 def cited_clause(kb, clause, said: str, full: bool, color: bool = False) -> list[str]:
@@ -211,7 +234,7 @@ def cited_clause(kb, clause, said: str, full: bool, color: bool = False) -> list
     if full or len(body) <= LONG_CLAUSE_CHARS:
         out.append(body)
     else:
-        out.append(f"« … {key_sentence(body, said)} … »")
+        out.append(f"« {key_sentence(body, said)} »")
         out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
                    f"ou ruling show {clause.citation})")
     return out + [""]
