@@ -14,6 +14,7 @@ import sys
 from datetime import datetime
 
 import pytest
+import yaml
 
 from conftest import RULEBOOK
 
@@ -733,6 +734,9 @@ def test_replay_says_why_there_is_no_new_decision(rule, run, jpath, kb_copy):
     (kb_copy / "club" / "procedures" / "action-hors-tour.yaml").unlink()
     for scenario in (kb_copy / "club" / "scenarios").glob("action-hors-tour*"):
         scenario.unlink()
+    phrasings = yaml.safe_load((kb_copy / "phrasings.yaml").read_text(encoding="utf-8"))
+    del phrasings["situations"]["club:action-hors-tour"]  # else a phrasing of a procedure that is gone
+    (kb_copy / "phrasings.yaml").write_text(yaml.safe_dump(phrasings, allow_unicode=True), encoding="utf-8")
     data = json.loads(run("journal", "--journal", jpath, "--replay", "--json", kb_path=kb_copy).stdout)
     [changed] = data["changed"]
     assert changed["decision_new"] is None

@@ -139,8 +139,12 @@ def _phrasings(snap: Snapshot, schemas: Schemas, problems: list[Problem], kb: Kn
     procedures = {f"{p.book}:{p.id}" for p in kb.procedures}
     for section, known, what in (("situations", procedures, "procédure"), ("clauses", None, "règle")):
         for target in data.get(section) or {}:
-            if target.split(":", 1)[0] in unloaded:
+            book, _, entry = target.partition(":")
+            if book in unloaded:
                 continue
+            if section == "situations" and (snap.kind(f"{book}/procedures") == "file"
+                                            or f"{book}/procedures/{entry}.yaml" in snap.files):
+                continue  # its file did not load (or its folder is a file): that problem is the cause
             if (target not in known) if known is not None else kb.find(target) is None:
                 problems.append(Problem(doc.display, doc.line(section, target),
                                         f"{section}.{target} : {what} inconnue ; attendu livre:id d'une {what} de la base"))

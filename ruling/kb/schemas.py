@@ -176,6 +176,10 @@ PATTERN_WORDS = {
                             f"chiffres ou « - » ; {_NO_SPACE}",
     "^[a-z][a-z0-9-]*$": f"un id commence par une minuscule sans accent, puis minuscules, chiffres ou « - » ; "
                          f"{_NO_SPACE}",
+    "^[a-z0-9-]+:[a-z0-9-]+$": f"une procédure s'écrit livre:id (club:annonce-verbale), en minuscules sans accent, "
+                               f"chiffres ou « - » ; {_NO_SPACE}",
+    "^[a-z0-9-]+:[A-Za-z0-9-]+$": f"une règle s'écrit livre:numéro (club:9-13), lettres sans accent, chiffres ou "
+                                  f"« - » ; {_NO_SPACE}",
 }
 
 
