@@ -356,28 +356,10 @@ def test_base_without_digest_gets_an_index_keyed_by_its_content(cold_cache, kb_c
     assert len(_index_dirs(cold_cache)) == 2 and first in _index_dirs(cold_cache)
 
 
-def test_prepare_leaves_the_first_search_nothing_to_build(run, monkeypatch, cold_cache):
-    """The install step (`prepare`, called by scripts/setup.sh) caches the base and its index:
-    the first search then neither parses the base nor builds an index."""
-    import ruling.kb.load
-    from ruling.search import prepare
-
-    prepare()
-    assert len(_index_dirs(cold_cache)) == 1
-    monkeypatch.setattr(search_module, "_OPEN", {})
-
-    def no_load(*args, **kwargs):
-        raise AssertionError("the base was loaded although prepare() cached its index")
-
-    monkeypatch.setattr(ruling.kb.load, "load_kb", no_load)
-    result = run("search", "relanse", "insufisante", "--json")
-    assert result.exit_code == 0 and "club:9-9" in result.output
-
-
-def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold_cache):
+def _searches_without_loading_the_base(run, monkeypatch) -> None:
+    """`ruling search` from the cache alone: a fresh process's view, and the parser forbidden."""
     import ruling.kb.load
 
-    run("search", "relance")  # builds the index (loads the base once)
     monkeypatch.setattr(search_module, "_OPEN", {})
 
     def no_load(*args, **kwargs):
@@ -386,6 +368,21 @@ def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold
     monkeypatch.setattr(ruling.kb.load, "load_kb", no_load)
     result = run("search", "relanse", "insufisante", "--json")
     assert result.exit_code == 0 and "club:9-9" in result.output
+
+
+def test_prepare_leaves_the_first_search_nothing_to_build(run, monkeypatch, cold_cache):
+    """The install step (`prepare`, called by scripts/setup.sh) caches the base and its index:
+    the first search then neither parses the base nor builds an index."""
+    from ruling.search import prepare
+
+    prepare()
+    assert len(_index_dirs(cold_cache)) == 1
+    _searches_without_loading_the_base(run, monkeypatch)
+
+
+def test_command_with_cached_index_does_not_load_the_base(run, monkeypatch, cold_cache):
+    run("search", "relance")  # builds the index (loads the base once)
+    _searches_without_loading_the_base(run, monkeypatch)
 
 
 # -- the house book on the command line -------------------------------------------------------------
