@@ -12,6 +12,7 @@ The TD's own question (« on peut relancer ? ») is no fact: `asked.facts_only` 
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -97,19 +98,15 @@ def _occurs(phrase: list[str], described: list[str]) -> bool:
 
 def _equivalents(phrase: str, glossary: list) -> list[list[str]]:
     """`phrase` and the glossary's other ways of saying it, as term lists."""
-    from ruling.search.analysis import words as typed_words  # upward (decide → search), as _terms
+    from ruling.search.query import stands_for_others  # upward (decide → search), as _terms
 
     own = _terms(phrase)
     out = [own]
     for entry in glossary or ():
-        forms = [entry.get("term", "")] + list(entry.get("en") or []) + list(entry.get("synonyms") or [])
-        analysed = [_terms(f) for f in forms if f]
-        if own in analysed:
-            # as the search's glossary (query.glossary_map): a phrasing its stop words reduce to one
-            # word says too little to stand for the others (« je parle » is « parle », and « trois
-            # joueurs ont parlé » says nothing of a check)
-            out += [a for f, a in zip([f for f in forms if f], analysed)
-                    if a and a not in out and (len(a) > 1 or len(typed_words(f)) == 1)]
+        forms = [str(f) for f in [entry.get("term", "")] + list(entry.get("en") or []) + list(entry.get("synonyms") or []) if f]
+        analysed = [_terms(f) for f in forms]
+        if own in analysed:  # the others, as the search expands them (« je parle » stands for nothing)
+            out += [a for f, a in zip(forms, analysed) if a and a not in out and stands_for_others(f, a)]
     return out
 
 
@@ -208,14 +205,10 @@ def _figures_named(names: list[list[str]], described: list[str], after_only: boo
     return found
 
 
-_UNITS: set[str] = set()
-
-
-def _unit_terms() -> set[str]:
+@functools.cache
+def _unit_terms() -> frozenset[str]:
     """NOT_AMOUNT_AFTER as analysed terms: the words that say what a figure before them counts."""
-    if not _UNITS:
-        _UNITS.update(t for w in NOT_AMOUNT_AFTER for t in _terms(w) if not t.isdigit())
-    return _UNITS
+    return frozenset(t for w in NOT_AMOUNT_AFTER for t in _terms(w) if not t.isdigit())
 
 
 # A seat is a number written with its marker (« siège 4 », « joueur 4 », « le 4 », « au 4 ») right after

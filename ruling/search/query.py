@@ -53,9 +53,18 @@ class GlossaryMap:
         return sorted({t[0] for t in self.by_terms if len(t) == 1})
 
 
+def stands_for_others(phrasing: str, terms) -> bool:
+    """Whether a glossary phrasing, analysed as `terms`, may stand for its entry's other phrasings:
+    not when its stop words reduce it to one word. « un contre un » is recognised when typed, but
+    « contre » alone would find « par contre »; « je parle » (a check) is not « ils ont parlé »."""
+    from ruling.search.analysis import words
+
+    return len(terms) > 1 or len(words(phrasing)) == 1
+
+
 def glossary_map(glossary: list) -> GlossaryMap:
     """The glossary analysed: which phrasings are recognised, and what they expand to."""
-    from ruling.search.analysis import analyze, words
+    from ruling.search.analysis import analyze
 
     groups: list[list[tuple[str, ...]]] = []
     by_terms: dict[tuple[str, ...], list[int]] = {}
@@ -70,10 +79,7 @@ def glossary_map(glossary: list) -> GlossaryMap:
             if not terms or terms in recognised:
                 continue
             recognised.append(terms)
-            # "un contre un" is recognised when typed, but searching for "contre" alone
-            # would find "par contre": a phrasing that its stop words reduce to one word
-            # is not used to expand other phrasings.
-            if len(terms) > 1 or len(words(str(phrasing))) == 1:
+            if stands_for_others(str(phrasing), terms):
                 expansions.append(terms)
         for terms in recognised:
             by_terms.setdefault(terms, []).append(len(groups))
