@@ -85,6 +85,8 @@ LAZY = {
     ("ruling.decide.questionnaire", "ruling.render.text"): "upward until this renderer moves to render/ (issue 13)",
     ("ruling.decide.from_words", "ruling.search.analysis"): "upward (decide → search): the one analysis of words, "
                                                              "imported only when a description is read",
+    ("ruling.decide.from_words", "ruling.search.query"): "upward (decide → search): the search's rule for which "
+                                                          "glossary phrasings stand for the others, read with a description",
     ("ruling.decide.loading", "ruling.decide.engine"): "a rule with `given:` reads its values as the engine reads "
                                                        "answers; the engine imports the procedure model this loads",
     ("ruling.decide.unknown", "ruling.decide.questionnaire"): "a cycle: the questionnaire imports « je ne sais pas » "
