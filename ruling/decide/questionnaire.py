@@ -199,7 +199,11 @@ def key_sentence(text: str, decision: str) -> str:
     keep = [i for i in keep if i == shared.index(best) or (shared[i] >= 2 and 2 * shared[i] >= best)]
     # a sentence inside a list item comes with the item's first one (« · Exclusion temporaire … »):
     # cut from it, « Le joueur doit s'éloigner » would read as the item before it
-    keep = sorted(set(keep) | {j for i in keep if (j := _item_start(text, sentences, i)) is not None})
+    at, offsets = 0, []  # where each sentence starts in the text
+    for sentence in sentences:
+        at = text.find(sentence, at)
+        offsets.append(at)
+    keep = sorted(set(keep) | {j for i in keep if (j := _item_start(text, sentences, offsets, i)) is not None})
     out = "… " if keep[0] > 0 else ""
     for previous, i in zip([None, *keep], keep):
         if previous is not None:
@@ -209,13 +213,9 @@ def key_sentence(text: str, decision: str) -> str:
     return out + (" …" if keep[-1] < len(sentences) - 1 else "")
 
 
-def _item_start(text: str, sentences: list[str], i: int) -> int | None:
+def _item_start(text: str, sentences: list[str], offsets: list[int], i: int) -> int | None:
     """The first sentence of the list item (« · … ») sentence `i` is in, or None: an item runs
     until a line that starts at the margin (a new paragraph)."""
-    at, offsets = 0, []
-    for sentence in sentences:
-        at = text.find(sentence, at)
-        offsets.append(at)
     for j in range(i, -1, -1):
         if sentences[j].startswith("·"):
             return j if not re.search(r"\n(?=\S)", text[offsets[j]:offsets[i]]) else None

@@ -120,14 +120,14 @@ def parse_kb(root: Path, snap: Snapshot | None = None) -> tuple[KnowledgeBase, l
     # cites resolve against the clauses; a cite into a book whose file did not load is not
     # reported (the file's own problem is the cause)
     procedures, catalogue, parameters = load_procedures(clauses_only, snap, schemas, problems, unloaded)
+    phrasings = _phrasings(snap, schemas, problems, clauses_only, procedures, unloaded)
     kb = KnowledgeBase(books, procedures, glossary, str(root), catalogue=catalogue, parameters=parameters,
-                       house_book=house_book)
-    kb.phrasings = _phrasings(snap, schemas, problems, kb, unloaded)
+                       house_book=house_book, phrasings=phrasings)
     return kb, problems
 
 
 def _phrasings(snap: Snapshot, schemas: Schemas, problems: list[Problem], kb: KnowledgeBase,
-               unloaded: Set[str]) -> dict:
+               procedures: list, unloaded: Set[str]) -> dict:
     """`phrasings.yaml`: the words people typed for a situation or a clause (searched, never
     shown); each target must exist, else a problem (a book whose file did not load is skipped)."""
     if snap.kind("phrasings.yaml") is None:
@@ -136,8 +136,8 @@ def _phrasings(snap: Snapshot, schemas: Schemas, problems: list[Problem], kb: Kn
     if doc is None or not schemas.validate("phrasings", doc, problems):
         return {}
     data = doc.data or {}
-    procedures = {f"{p.book}:{p.id}" for p in kb.procedures}
-    for section, known, what in (("situations", procedures, "procédure"), ("clauses", None, "règle")):
+    known_procedures = {f"{p.book}:{p.id}" for p in procedures}
+    for section, known, what in (("situations", known_procedures, "procédure"), ("clauses", None, "règle")):
         for target in data.get(section) or {}:
             book, _, entry = target.partition(":")
             if book in unloaded:
