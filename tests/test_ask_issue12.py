@@ -146,8 +146,61 @@ def test_i_dont_know_gives_each_possibility_side_by_side(run):
 
 
 def test_i_dont_know_is_refused_for_an_amount(run):
-    result = run("ask", "--book", "club", "relance", "minimum", input="1\n1\n1\nje ne sais pas\n100\n\n")
-    assert "Un montant ne se devine pas : comptez-le" in result.output and result.exit_code == 0
+    """The bet to call is never left unknown (only the big blind may be, when it changes nothing)."""
+    result = run("ask", "--book", "club", "relance-insuffisante", input="1\n2\nn\nn\n200\nje ne sais pas\n250\n")
+    assert "Un montant ne se devine pas : comptez-le" in result.output
+
+
+def test_unknown_big_blind_that_changes_nothing_gives_the_decision_with_its_range(run):
+    """Trial 7, t01: after the flop, a bet of 1000 then an all-in to 1400; the big blind, which the
+    story does not give, changes nothing for any blind up to the 1000 bet, so it is not invented."""
+    result = run("ask", "--book", "tda", "tapis", "1400", "sur", "une", "mise", "de", "1000,", "le", "premier",
+                 "peut", "il", "relancer", input="\n\n2\nje ne sais pas\n1000, 1400\n1000\n")
+    out = result.output
+    assert result.exit_code == 0, out[-500:]
+    assert ("Pour toute réponse à « Montant du gros blind en cours ? » jusqu'à 1000 (le plus petit montant tapé), "
+            "la décision est la même :\nAucun des tapis qui ont suivi n'est une relance complète (au moins 1000 de "
+            "plus) : il ne peut que suivre 1400 ou passer.") in out
+    assert "au minimum à 2400 au total" in out
+    assert "Au-delà de 1000, tapez le montant : la décision peut changer." in out
+    assert "Les relances insuffisantes\nSi un joueur fait une relance insuffisante" in out  # the clause, verbatim
+    assert "-a 'grosse-blind=?'" in out
+
+
+def test_unknown_big_blind_that_changes_the_decision_is_asked_again(run):
+    """Before the flop the big blind is the bet to call: « je ne sais pas » cannot stand, the blind is
+    asked again (a second « je ne sais pas » is refused), and the typed blind decides."""
+    result = run("ask", "--book", "club", "relance", "minimum",
+                 input="1\n1\n1\nje ne sais pas\n300\nje ne sais pas\n100\n")
+    out = result.output
+    assert result.exit_code == 0, out[-500:]
+    assert ("« Montant du gros blind en cours ? » change la décision avec les montants tapés : ce montant ne se "
+            "devine pas ; comptez-le ou demandez-le, puis tapez-le.") in out
+    assert "Un montant ne se devine pas : comptez-le" in out
+    assert "il faut suivre 300 ; une relance doit porter le total à 500 au moins (écart minimum 200)" in out
+
+
+def test_decide_with_an_unknown_big_blind_json(run):
+    args = ["decide", "relance-insuffisante", "--book", "tda", "-a", "demande=reouverture", "-a", "tour=apres-flop",
+            "-a", "mises=1000,1400", "-a", "mise-du-joueur=1000", "-a", "grosse-blind=?"]
+    data = json.loads(run(*args, "--json").output)
+    assert data["amount_holds_upto"] == {"grosse-blind": 1000}
+    assert len(data["cases"]) == 1 and data["cases"][0]["outcome"] == "reouverture"
+    assert "il ne peut que suivre 1400 ou passer" in data["cases"][0]["decision"]
+    before = ["decide", "relance-minimum", "--book", "club", "-a", "demande=minimum", "-a", "tour=avant-flop",
+              "-a", "mises=300", "-a", "grosse-blind=?"]
+    result = run(*before)
+    assert result.exit_code == 2
+    assert "« Montant du gros blind en cours ? » change la décision avec les montants tapés" in result.output
+
+
+def test_amount_grid_holds_each_breakpoint_and_the_value_below(kb):
+    from ruling.decide.unknown import amount_grid
+
+    proc = next(p for p in kb.procedures if p.book == "tda" and p.id == "relance-insuffisante")
+    grid = amount_grid(proc, {"mises": [1000, 1400], "mise-du-joueur": 1000})
+    assert grid[:4] == [1, 99, 100, 199] and {999, 1000, 1099, 1100, 1399, 1400, 1499, 1500} <= set(grid) and 1001 not in grid
+    assert amount_grid(proc, {}) == [1]
 
 
 def test_decide_with_question_mark_answer(run):

@@ -22,7 +22,7 @@ from ruling.decide.engine import (
 )
 from ruling.decide.from_words import FromWords, propose
 from ruling.decide.kinds import prompt_text
-from ruling.decide.unknown import branches, branches_report, can_be_unknown, is_unknown
+from ruling.decide.unknown import amount_matters_line, branches, branches_report, can_be_unknown, is_unknown
 from ruling.errors import CalculatorError, StaleCitationError, UserError, shown
 from ruling.kb.files import FileProblem
 from ruling.render.terminal import visible
@@ -404,7 +404,7 @@ def explain_question(procedure, question) -> str:
     return "\n".join(lines)
 
 
-def ask_question(question, suggested=None, procedure=None):
+def ask_question(question, suggested=None, procedure=None, unknown_allowed: bool = True):
     """Ask one question until the answer is valid; returns the parsed value, or UNKNOWN for « je ne
     sais pas ». `suggested` (the journal's answer, shown above the question) is the default the TD
     confirms with Enter or overrides. « ? » explains the question."""
@@ -435,7 +435,7 @@ def ask_question(question, suggested=None, procedure=None):
             if question.if_unknown is not None:  # « je ne sais pas » is one of the answers here
                 click.echo(f"  Je ne sais pas : compté comme « {question.label(question.if_unknown)} ».")
                 return question.if_unknown
-            if can_be_unknown(question):
+            if can_be_unknown(question) and unknown_allowed:
                 return UNKNOWN
             what = "Un montant" if question.kind in ("amount", "amounts") else "Ce chiffre"
             click.echo(f"{what} ne se devine pas : comptez-le (ou demandez-le aux joueurs), puis tapez-le.")
@@ -466,6 +466,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         click.echo(f"\n{proc.title} ({proc.book}:{proc.id})")
         values = normalise_answers(proc, {}, profile, kb)
         unknown: list = []  # questions the TD answered « je ne sais pas »
+        refuse_unknown: set = set()  # amounts that change the decision: « je ne sais pas » no longer stands
         amounts_taken = False  # the description's amounts go to the first amounts question only
         previous: dict = {}  # the figures a calculator refused, proposed again as they were typed
         refused_before: dict | None = None  # the figures of the last refusal
@@ -478,6 +479,10 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                         click.echo(branches_report(proc, possible, kb, values, full))
                         return None  # no single decision: nothing to record
                     question = possible.next_question()
+                    if possible.amount_matters:  # « je ne sais pas » cannot stand for this amount: it is asked again
+                        click.echo(amount_matters_line(possible))
+                        unknown.remove(question)
+                        refuse_unknown.add(question.id)
                 else:
                     decision = decide_procedure(kb, proc, values)
                     if decision.decided:
@@ -506,7 +511,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
             if suggested is None:  # what the description already says
                 suggested = propose(question, words, kb.glossary, amounts_taken)
                 amounts_taken = amounts_taken or question.type == "amounts"
-            answer = ask_question(question, suggested, proc)
+            answer = ask_question(question, suggested, proc, unknown_allowed=question.id not in refuse_unknown)
             if answer is UNKNOWN:
                 unknown.append(question)
             else:

@@ -2,18 +2,22 @@
 
 When the TD cannot answer a question, every value it could take is tried: if each branch is
 decided, the decisions are given side by side; otherwise the next question that separates
-them is asked. Amount questions have no finite set of values, so they cannot be left unknown.
+them is asked. An amount has no finite set of values: only one its declaration marks
+`tried_if_unknown` (the big blind) may be left unknown, and it is tried on a grid of the other
+figures (`amount_grid`); the decision is given when it is the same for every value up to the
+smallest other figure, never a guess between different ones.
 """
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from itertools import product
 
 import click
 
 from ruling.decide.engine import _shell, answer_text, decide_procedure, find_procedure, normalise_answers
-from ruling.errors import UserError
+from ruling.errors import CalculatorError, UserError
 
 UNKNOWN_WORDS = {"?", "je ne sais pas", "jsp", "ne sais pas", "inconnu", "inconnue", "sais pas"}
 
@@ -24,13 +28,23 @@ class Branches:
 
     unknown: list  # the Question objects left unknown
     cases: list = field(default_factory=list)  # (assumed answers {qid: value}, Decision)
+    amount: object = None  # the unknown amount, if one is
+    amount_upto: int | None = None  # the decision holds for every value of `amount` up to this one
 
     @property
     def decided(self) -> bool:
-        return all(d.decided for _, d in self.cases)
+        return all(d.decided for _, d in self.cases) and (self.amount is None or self.amount_upto is not None)
+
+    @property
+    def amount_matters(self) -> bool:
+        """Every branch is decided, but the unknown amount changes the decision: it must be typed."""
+        return self.amount is not None and self.amount_upto is None and all(d.decided for _, d in self.cases)
 
     def next_question(self):
-        """The first question an undecided branch still needs (never one the TD left unknown)."""
+        """The first question an undecided branch still needs (never one the TD left unknown, except
+        an amount that changes the decision)."""
+        if self.amount_matters:
+            return self.amount
         unknown_ids = {q.id for q in self.unknown}
         for _, decision in self.cases:
             for q in decision.missing:
@@ -39,25 +53,96 @@ class Branches:
         return None
 
     def to_json(self) -> dict:
-        return {"unknown": [q.id for q in self.unknown],
+        data = {"unknown": [q.id for q in self.unknown],
                 "cases": [{"assumed": assumed, **decision.to_json()} for assumed, decision in self.cases]}
+        if self.amount is not None:  # each case holds for every value of the amount up to this one
+            data["amount_holds_upto"] = {self.amount.id: self.amount_upto}
+        return data
 
 
 def can_be_unknown(question) -> bool:
-    return question.type in ("choice", "bool")
+    return question.type in ("choice", "bool") or (question.type == "amount" and question.tried_if_unknown)
+
+
+GRID_LIMIT = 400  # the most values an unknown amount is tried at; beyond, the TD types it
+
+
+def amount_grid(procedure, values: dict) -> list[int]:
+    """The values an unknown amount is tried at: 1, and every multiple of half the greatest common
+    divisor of the figures already typed (and the value just below it), up to the largest of them
+    plus that half. A betting round compares its totals, their differences and halves with the blind,
+    so each value where a decision can change lies on this grid, and each stretch between two such
+    values holds two tried values: a figure that moves with the amount (the raise over a blind)
+    shows as two different decisions. No figure typed yet gives the single value 1 (to find what
+    is missing)."""
+    typed = []
+    for qid, value in values.items():
+        q = procedure.question(qid)
+        if q is not None and q.type in ("amount", "amounts") and q.kind in ("amount", "amounts"):
+            typed += [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, int) and v > 0]
+    if not typed:
+        return [1]
+    divisor = math.gcd(*typed)
+    halves = range(1, 2 * max(typed) // divisor + 2)
+    grid = {n * divisor // 2 for n in halves} | {-(-n * divisor // 2) for n in halves}
+    tried = sorted(({1} | grid | {v - 1 for v in grid}) - {0})
+    return tried if len(tried) <= GRID_LIMIT else []
+
+
+def smallest_figure(procedure, values: dict, unknown) -> int | None:
+    """The smallest amount typed, up to which an unknown amount's decision must hold (a blind is
+    normally no larger than any bet)."""
+    grid_values = [v for qid, value in values.items() if qid != unknown.id
+                   for q in [procedure.question(qid)] if q is not None and q.kind in ("amount", "amounts")
+                   for v in (value if isinstance(value, list) else [value]) if isinstance(v, int) and v > 0]
+    return min(grid_values) if grid_values else None
 
 
 def branches(kb, procedure, values: dict, unknown: list) -> Branches:
-    """Decide `procedure` for every value of each unknown question, given the known `values`."""
+    """Decide `procedure` for every value of each unknown question, given the known `values`; an
+    unknown amount is tried on `amount_grid`, where a value the calculator refuses is impossible."""
     for q in unknown:
         if not can_be_unknown(q):
             raise UserError(f"« je ne sais pas » n'est pas possible pour « {q.id} » ({q.text}) : un montant "
                             "ne se devine pas ; comptez-le ou demandez-le aux joueurs")
-    result = Branches(list(unknown))
-    for combo in product(*(q.domain for q in unknown)):
+    if sum(q.type == "amount" for q in unknown) > 1:
+        raise UserError("un seul montant peut rester inconnu à la fois : tapez les autres")
+    amount = next((q for q in unknown if q.type == "amount"), None)
+    result = Branches(list(unknown), amount=amount)
+    domains = [amount_grid(procedure, values) if q is amount else q.domain for q in unknown]
+    for combo in product(*domains):
         assumed = {q.id: v for q, v in zip(unknown, combo)}
-        result.cases.append((assumed, decide_procedure(kb, procedure, {**values, **assumed})))
+        try:
+            result.cases.append((assumed, decide_procedure(kb, procedure, {**values, **assumed})))
+        except CalculatorError:
+            if amount is None:
+                raise
+            continue  # this value of the amount is impossible with the figures typed
+    if amount is not None and all(d.decided for _, d in result.cases):
+        result.amount_upto = amount_holds_upto(procedure, result, values)
+        if result.amount_upto is not None:  # one case per answer of the others: the amount's largest value up to it
+            kept: dict = {}
+            for assumed, decision in result.cases:
+                if assumed[amount.id] <= result.amount_upto:
+                    kept[tuple((k, v) for k, v in assumed.items() if k != amount.id)] = (assumed, decision)
+            result.cases = list(kept.values())
     return result
+
+
+def amount_holds_upto(procedure, result: Branches, values: dict) -> int | None:
+    """For a result with an unknown amount: the smallest other figure typed when the decision is the
+    same for every value of the amount up to it (for each answer of the other unknowns), else None:
+    then the amount changes the decision and must be typed."""
+    amount = next((q for q in result.unknown if q.type == "amount"), None)
+    smallest = smallest_figure(procedure, values, amount) if amount is not None else None
+    if smallest is None:
+        return None
+    texts: dict = {}  # the other unknowns' answers -> the decisions for the amounts up to `smallest`
+    for assumed, decision in result.cases:
+        if assumed[amount.id] <= smallest:
+            others = tuple((k, v) for k, v in assumed.items() if k != amount.id)
+            texts.setdefault(others, set()).add(decision.decision)
+    return smallest if texts and all(len(t) == 1 for t in texts.values()) else None
 
 
 def branches_report(procedure, result: Branches, kb=None, known: dict | None = None, full: bool = False) -> str:
@@ -67,9 +152,15 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
     names = " et ".join(f"« {q.text} »" for q in result.unknown)
     groups: dict[str, tuple] = {}  # decision text -> (decision, [conditions]), in the order met
     for assumed, decision in result.cases:
-        when = " ; ".join(procedure.question(qid).label(v) for qid, v in assumed.items())
+        when = " ; ".join(_assumed_label(procedure, result, qid, v) for qid, v in assumed.items())
         groups.setdefault(decision.decision or "", (decision, []))[1].append(when)
-    if len(groups) == 1:
+    if len(groups) == 1 and result.amount is not None:
+        decision = result.cases[0][1]
+        others = " et ".join(f"« {q.text} »" for q in result.unknown if q is not result.amount)
+        lines = [f"Pour toute réponse à « {result.amount.text} » jusqu'à {result.amount_upto} (le plus petit montant "
+                 f"tapé){f', et quelle que soit la réponse à {others}' if others else ''}, la décision est la même :",
+                 decision.decision or "", f"({', '.join(c.citation for c in decision.citations)})"]
+    elif len(groups) == 1:
         decision = result.cases[0][1]
         lines = [f"Quelle que soit la réponse à {names}, la décision est la même :", decision.decision or "",
                  f"({', '.join(c.citation for c in decision.citations)})"]
@@ -83,6 +174,8 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
                 lines.append("• Si l'un de ces cas :")
                 lines += [f"    – {when}" for when in conditions]
             lines.append(f"  → {text} ({', '.join(c.citation for c in decision.citations)})")
+    if result.amount is not None:
+        lines.append(f"Au-delà de {result.amount_upto}, tapez le montant : la décision peut changer.")
     if kb is not None:
         lines += ["", *_cited_texts(kb, result, full)]
     if known is not None:
@@ -91,6 +184,19 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
         parts += [w for q in result.unknown for w in ("-a", _shell(f"{q.id}=?"))]
         lines.append("Pour rejouer : " + " ".join(parts))
     return "\n".join(lines)
+
+
+def _assumed_label(procedure, result: Branches, qid: str, value) -> str:
+    """How a branch's assumed answer reads: an unknown amount by the values it covers."""
+    if result.amount is not None and qid == result.amount.id:
+        return f"{result.amount.text} : au plus {result.amount_upto} (le plus petit montant tapé)"
+    return procedure.question(qid).label(value)
+
+
+def amount_matters_line(result: Branches) -> str:
+    """Why an unknown amount is asked again."""
+    return (f"« {result.amount.text} » change la décision avec les montants tapés : "
+            "ce montant ne se devine pas ; comptez-le ou demandez-le, puis tapez-le.")
 
 
 def _cited_texts(kb, result: Branches, full: bool) -> list[str]:
@@ -149,6 +255,8 @@ def decide_unknown(ctx, kb, book, procedure_id: str, answers: dict, profile: dic
         click.echo(branches_report(procedure, result, kb, known, full=True))
     if not result.decided:
         question = result.next_question()
+        if result.amount_matters and not as_json:
+            click.echo(amount_matters_line(result))
         if not as_json:
             click.echo(f"Pour départager les cas, il faut savoir : -a {question.id}=…   {question.text}")
         click.echo(f"Erreur : réponses manquantes pour {procedure.id} ({procedure.book}) : {question.id}", err=True)
