@@ -32,7 +32,7 @@ def build_question(qid: str, data: dict, origin: str) -> Question:
                     none=bool(data.get("none")), if_unknown=data.get("if_unknown"),
                     asks_for_figures=bool(data.get("asks_for_figures")), words=dict(data.get("words") or {}),
                     reads_the_question=bool(data.get("reads_the_question")),
-                    tried_if_unknown=bool(data.get("tried_if_unknown")))
+                    tried_if_unknown=str(data.get("tried_if_unknown") or ""))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -59,8 +59,10 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
     if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):
         out.append(Problem(doc.display, line, f"if_unknown « {q.if_unknown} » de la question « {q.id} » n'est pas "
                                               "une réponse possible de cette question (choice ou bool)"))
-    if q.tried_if_unknown and q.type != "amount":
-        out.append(Problem(doc.display, line, f"la question « {q.id} » (tried_if_unknown) doit être un montant (amount)"))
+    needs = {"grid": "amount", "zero-or-more": "amounts"}
+    if q.tried_if_unknown and needs.get(q.tried_if_unknown) != q.type:
+        out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) ne peut avoir tried_if_unknown "
+                                              f"« {q.tried_if_unknown} » ; attendu grid pour amount, zero-or-more pour amounts"))
     if q.default is not None:
         ok = {"bool": lambda v: isinstance(v, bool), "choice": lambda v: v in q.choices,
               "amount": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,

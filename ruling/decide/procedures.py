@@ -44,7 +44,7 @@ class Question:
     asks_for_figures: bool = False  # « avez-vous les chiffres ? »: answered oui as soon as a figure of a calculator is given
     words: dict = field(default_factory=dict)  # phrases of a description that pre-answer it: "oui"/"non", a choice key, or "nom" (a figure's names)
     reads_the_question: bool = False  # it asks what is disputed (« Que faut-il trancher ? »): the TD's question words answer it
-    tried_if_unknown: bool = False  # an amount « je ne sais pas » may leave open: tried on a grid (ruling.decide.unknown)
+    tried_if_unknown: str = ""  # a figure « je ne sais pas » may leave open: "grid" (an amount) or "zero-or-more" (a list), see ruling.decide.unknown
 
     def __post_init__(self):
         if not self.kind and self.type in ("amount", "amounts"):

@@ -3,9 +3,10 @@
 When the TD cannot answer a question, every value it could take is tried: if each branch is
 decided, the decisions are given side by side; otherwise the next question that separates
 them is asked. An amount has no finite set of values: only one its declaration marks
-`tried_if_unknown` (the big blind) may be left unknown, and it is tried on a grid of the other
-figures (`amount_grid`); the decision is given when it is the same for every value up to the
-smallest other figure, never a guess between different ones.
+`tried_if_unknown` may be left unknown. The big blind (`grid`) is tried on a grid of the other
+figures (`amount_grid`), and the decision given when it is the same for every value up to the
+smallest other figure; a list its calculator reads as 0 or more (`zero-or-more`) is tried all 0
+and all more. Never a guess between different decisions: otherwise the figure is asked again.
 """
 from __future__ import annotations
 
@@ -28,17 +29,18 @@ class Branches:
 
     unknown: list  # the Question objects left unknown
     cases: list = field(default_factory=list)  # (assumed answers {qid: value}, Decision)
-    amount: object = None  # the unknown amount, if one is
-    amount_upto: int | None = None  # the decision holds for every value of `amount` up to this one
+    amount: object = None  # the unknown figure (an amount or a list of them), if one is
+    amount_holds: bool = False  # the decision is the same for each value of `amount` tried
+    amount_upto: int | None = None  # on a grid: it holds for every value of `amount` up to this one
 
     @property
     def decided(self) -> bool:
-        return all(d.decided for _, d in self.cases) and (self.amount is None or self.amount_upto is not None)
+        return all(d.decided for _, d in self.cases) and (self.amount is None or self.amount_holds)
 
     @property
     def amount_matters(self) -> bool:
-        """Every branch is decided, but the unknown amount changes the decision: it must be typed."""
-        return self.amount is not None and self.amount_upto is None and all(d.decided for _, d in self.cases)
+        """Every branch is decided, but the unknown figure changes the decision: it must be typed."""
+        return self.amount is not None and not self.amount_holds and all(d.decided for _, d in self.cases)
 
     def next_question(self):
         """The first question an undecided branch still needs (never one the TD left unknown, except
@@ -55,13 +57,22 @@ class Branches:
     def to_json(self) -> dict:
         data = {"unknown": [q.id for q in self.unknown],
                 "cases": [{"assumed": assumed, **decision.to_json()} for assumed, decision in self.cases]}
-        if self.amount is not None:  # each case holds for every value of the amount up to this one
+        if self.amount_upto is not None:  # each case holds for every value of the amount up to this one
             data["amount_holds_upto"] = {self.amount.id: self.amount_upto}
         return data
 
 
 def can_be_unknown(question) -> bool:
-    return question.type in ("choice", "bool") or (question.type == "amount" and question.tried_if_unknown)
+    return question.type in ("choice", "bool") or bool(question.tried_if_unknown)
+
+
+def zero_or_more(procedure, values: dict) -> list[list[int]]:
+    """The lists an unknown `zero-or-more` list is tried at: all 0 and all 1, as long as each list
+    already typed (one value per player). Its calculator only tells 0 from more, player by player,
+    so these two decide every other list as well."""
+    lengths = sorted({len(v) for qid, v in values.items() if isinstance(v, list) and v
+                      and (q := procedure.question(qid)) is not None and q.type == "amounts"})
+    return [[n] * length for length in lengths for n in (0, 1)] or [[0]]
 
 
 GRID_LIMIT = 400  # the most values an unknown amount is tried at; beyond, the TD types it
@@ -105,11 +116,12 @@ def branches(kb, procedure, values: dict, unknown: list) -> Branches:
         if not can_be_unknown(q):
             raise UserError(f"« je ne sais pas » n'est pas possible pour « {q.id} » ({q.text}) : un montant "
                             "ne se devine pas ; comptez-le ou demandez-le aux joueurs")
-    if sum(q.type == "amount" for q in unknown) > 1:
+    if sum(bool(q.tried_if_unknown) for q in unknown) > 1:
         raise UserError("un seul montant peut rester inconnu à la fois : tapez les autres")
-    amount = next((q for q in unknown if q.type == "amount"), None)
+    amount = next((q for q in unknown if q.tried_if_unknown), None)
     result = Branches(list(unknown), amount=amount)
-    domains = [amount_grid(procedure, values) if q is amount else q.domain for q in unknown]
+    tried = {"grid": amount_grid, "zero-or-more": zero_or_more}
+    domains = [tried[q.tried_if_unknown](procedure, values) if q is amount else q.domain for q in unknown]
     for combo in product(*domains):
         assumed = {q.id: v for q, v in zip(unknown, combo)}
         try:
@@ -118,9 +130,18 @@ def branches(kb, procedure, values: dict, unknown: list) -> Branches:
             if amount is None:
                 raise
             continue  # this value of the amount is impossible with the figures typed
-    if amount is not None and all(d.decided for _, d in result.cases):
+    if amount is not None and all(d.decided for _, d in result.cases) and amount.tried_if_unknown == "zero-or-more":
+        texts: dict = {}
+        for assumed, decision in result.cases:
+            texts.setdefault(tuple((k, v) for k, v in assumed.items() if k != amount.id), set()).add(decision.decision)
+        result.amount_holds = bool(texts) and all(len(t) == 1 for t in texts.values())
+        if result.amount_holds:  # one case per answer of the others
+            result.cases = list({tuple((k, v) for k, v in a.items() if k != amount.id): (a, d)
+                                 for a, d in result.cases}.values())
+    elif amount is not None and all(d.decided for _, d in result.cases):
         result.amount_upto = amount_holds_upto(procedure, result, values)
-        if result.amount_upto is not None:  # one case per answer of the others: the amount's largest value up to it
+        result.amount_holds = result.amount_upto is not None
+        if result.amount_holds:  # one case per answer of the others: the amount's largest value up to it
             kept: dict = {}
             for assumed, decision in result.cases:
                 if assumed[amount.id] <= result.amount_upto:
@@ -133,7 +154,7 @@ def amount_holds_upto(procedure, result: Branches, values: dict) -> int | None:
     """For a result with an unknown amount: the smallest other figure typed when the decision is the
     same for every value of the amount up to it (for each answer of the other unknowns), else None:
     then the amount changes the decision and must be typed."""
-    amount = next((q for q in result.unknown if q.type == "amount"), None)
+    amount = result.amount
     smallest = smallest_figure(procedure, values, amount) if amount is not None else None
     if smallest is None:
         return None
@@ -154,7 +175,8 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
     for assumed, decision in result.cases:
         when = " ; ".join(_assumed_label(procedure, result, qid, v) for qid, v in assumed.items())
         groups.setdefault(decision.decision or "", (decision, []))[1].append(when)
-    if len(groups) == 1 and result.amount is not None:
+    on_grid = result.amount_upto is not None
+    if len(groups) == 1 and on_grid:
         decision = result.cases[0][1]
         others = " et ".join(f"« {q.text} »" for q in result.unknown if q is not result.amount)
         lines = [f"Pour toute réponse à « {result.amount.text} » jusqu'à {result.amount_upto} (le plus petit montant "
@@ -174,7 +196,7 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
                 lines.append("• Si l'un de ces cas :")
                 lines += [f"    – {when}" for when in conditions]
             lines.append(f"  → {text} ({', '.join(c.citation for c in decision.citations)})")
-    if result.amount is not None:
+    if on_grid:
         lines.append(f"Au-delà de {result.amount_upto}, tapez le montant : la décision peut changer.")
     if kb is not None:
         lines += ["", *_cited_texts(kb, result, full)]
@@ -188,8 +210,10 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
 
 def _assumed_label(procedure, result: Branches, qid: str, value) -> str:
     """How a branch's assumed answer reads: an unknown amount by the values it covers."""
-    if result.amount is not None and qid == result.amount.id:
+    if result.amount_upto is not None and qid == result.amount.id:
         return f"{result.amount.text} : au plus {result.amount_upto} (le plus petit montant tapé)"
+    if result.amount is not None and qid == result.amount.id:
+        return f"{result.amount.text} : quelle qu'elle soit"
     return procedure.question(qid).label(value)
 
 
