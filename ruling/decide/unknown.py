@@ -14,6 +14,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from itertools import product
+from typing import Any
 
 import click
 
@@ -29,7 +30,7 @@ class Branches:
 
     unknown: list  # the Question objects left unknown
     cases: list = field(default_factory=list)  # (assumed answers {qid: value}, Decision)
-    amount: object = None  # the unknown figure (an amount or a list of them), if one is
+    amount: Any = None  # the unknown figure (an amount or a list of them), if one is
     amount_holds: bool = False  # the decision is the same for each value of `amount` tried
     amount_upto: int | None = None  # on a grid: it holds for every value of `amount` up to this one
 
@@ -55,8 +56,8 @@ class Branches:
         return None
 
     def to_json(self) -> dict:
-        data = {"unknown": [q.id for q in self.unknown],
-                "cases": [{"assumed": assumed, **decision.to_json()} for assumed, decision in self.cases]}
+        data: dict[str, Any] = {"unknown": [q.id for q in self.unknown],
+                                "cases": [{"assumed": assumed, **decision.to_json()} for assumed, decision in self.cases]}
         if self.amount_upto is not None:  # each case holds for every value of the amount up to this one
             data["amount_holds_upto"] = {self.amount.id: self.amount_upto}
         return data
@@ -120,8 +121,9 @@ def branches(kb, procedure, values: dict, unknown: list) -> Branches:
         raise UserError("un seul montant peut rester inconnu à la fois : tapez les autres")
     amount = next((q for q in unknown if q.tried_if_unknown), None)
     result = Branches(list(unknown), amount=amount)
-    tried = {"grid": amount_grid, "zero-or-more": zero_or_more}
-    domains = [tried[q.tried_if_unknown](procedure, values) if q is amount else q.domain for q in unknown]
+    tried: dict[str, Any] = {"grid": amount_grid, "zero-or-more": zero_or_more}
+    domains: list[list] = [tried[q.tried_if_unknown](procedure, values) if q.tried_if_unknown else q.domain
+                           for q in unknown]
     for combo in product(*domains):
         assumed = {q.id: v for q, v in zip(unknown, combo)}
         try:
