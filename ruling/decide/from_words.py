@@ -155,11 +155,13 @@ def bets_written(description: str) -> list[int]:
 
 def _longest_match(qid: str, options, described: list[str], glossary: list) -> FromWords | None:
     """The option (value, text, phrases) whose phrase, or a glossary equivalent of it, found in the
-    description is the longest (then the tightest: « pot en no limit » is no limit, not pot limit);
-    none when no phrase is found or two options tie."""
+    description is the longest, then one of its own phrases before a glossary equivalent (« donne des
+    jetons » is the choice that says it, not collusion, which the glossary groups with it), then the
+    tightest (« pot en no limit » is no limit, not pot limit); none when no phrase is found or two
+    options tie."""
     found = []
     for value, text, phrases in options:
-        scores = [(len(p), -gaps) for phrase in phrases for p in _equivalents(phrase, glossary)
+        scores = [(len(p), i == 0, -gaps) for phrase in phrases for i, p in enumerate(_equivalents(phrase, glossary))
                   for gaps in [_gaps(p, described)] if gaps is not None]
         if scores:
             found.append((max(scores), value, text))
