@@ -87,11 +87,7 @@ def amount_grid(procedure, values: dict) -> list[int]:
     values holds two tried values: a figure that moves with the amount (the raise over a blind)
     shows as two different decisions. No figure typed yet gives the single value 1 (to find what
     is missing)."""
-    typed = []
-    for qid, value in values.items():
-        q = procedure.question(qid)
-        if q is not None and q.type in ("amount", "amounts") and q.kind in ("amount", "amounts"):
-            typed += [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, int) and v > 0]
+    typed = _typed_amounts(procedure, values)
     if not typed:
         return [1]
     divisor = math.gcd(*typed)
@@ -101,13 +97,23 @@ def amount_grid(procedure, values: dict) -> list[int]:
     return tried if len(tried) <= GRID_LIMIT else []
 
 
-def smallest_figure(procedure, values: dict, unknown) -> int | None:
-    """The smallest amount typed, up to which an unknown amount's decision must hold (a blind is
-    normally no larger than any bet)."""
-    grid_values = [v for qid, value in values.items() if qid != unknown.id
-                   for q in [procedure.question(qid)] if q is not None and q.kind in ("amount", "amounts")
-                   for v in (value if isinstance(value, list) else [value]) if isinstance(v, int) and v > 0]
-    return min(grid_values) if grid_values else None
+def _typed_amounts(procedure, values: dict) -> list[int]:
+    """The amounts in chips already typed (bets, blinds), each amount of a list apart, 0 left out."""
+    typed: list[int] = []
+    for qid, value in values.items():
+        q = procedure.question(qid)
+        if q is not None and q.kind in ("amount", "amounts"):
+            typed += [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, int) and v > 0]
+    return typed
+
+
+def _by_others(result: Branches) -> dict:
+    """The cases grouped by the answers of the unknowns other than the amount, in order met."""
+    groups: dict = {}
+    for assumed, decision in result.cases:
+        others = tuple((k, v) for k, v in assumed.items() if k != result.amount.id)
+        groups.setdefault(others, []).append((assumed, decision))
+    return groups
 
 
 def branches(kb, procedure, values: dict, unknown: list) -> Branches:
@@ -132,40 +138,27 @@ def branches(kb, procedure, values: dict, unknown: list) -> Branches:
             if amount is None:
                 raise
             continue  # this value of the amount is impossible with the figures typed
-    if amount is not None and all(d.decided for _, d in result.cases) and amount.tried_if_unknown == "zero-or-more":
-        texts: dict = {}
-        for assumed, decision in result.cases:
-            texts.setdefault(tuple((k, v) for k, v in assumed.items() if k != amount.id), set()).add(decision.decision)
-        result.amount_holds = bool(texts) and all(len(t) == 1 for t in texts.values())
-        if result.amount_holds:  # one case per answer of the others
-            result.cases = list({tuple((k, v) for k, v in a.items() if k != amount.id): (a, d)
-                                 for a, d in result.cases}.values())
-    elif amount is not None and all(d.decided for _, d in result.cases):
-        result.amount_upto = amount_holds_upto(procedure, result, values)
-        result.amount_holds = result.amount_upto is not None
-        if result.amount_holds:  # one case per answer of the others: the amount's largest value up to it
-            kept: dict = {}
-            for assumed, decision in result.cases:
-                if assumed[amount.id] <= result.amount_upto:
-                    kept[tuple((k, v) for k, v in assumed.items() if k != amount.id)] = (assumed, decision)
-            result.cases = list(kept.values())
+    if amount is not None and all(d.decided for _, d in result.cases):
+        _settle_amount(result, _typed_amounts(procedure, values))
     return result
 
 
-def amount_holds_upto(procedure, result: Branches, values: dict) -> int | None:
-    """For a result with an unknown amount: the smallest other figure typed when the decision is the
-    same for every value of the amount up to it (for each answer of the other unknowns), else None:
-    then the amount changes the decision and must be typed."""
-    amount = result.amount
-    smallest = smallest_figure(procedure, values, amount) if amount is not None else None
-    if smallest is None:
-        return None
-    texts: dict = {}  # the other unknowns' answers -> the decisions for the amounts up to `smallest`
-    for assumed, decision in result.cases:
-        if assumed[amount.id] <= smallest:
-            others = tuple((k, v) for k, v in assumed.items() if k != amount.id)
-            texts.setdefault(others, set()).add(decision.decision)
-    return smallest if texts and all(len(t) == 1 for t in texts.values()) else None
+def _settle_amount(result: Branches, typed: list[int]) -> None:
+    """Whether the decided cases hold whatever the unknown amount: for a list (`zero-or-more`), the
+    same decision for every list tried; on a grid, the same for every value up to the smallest
+    amount typed (a blind is normally no larger than any bet), which becomes `amount_upto`. When it
+    holds, one case is kept per answer of the other unknowns."""
+    upto = min(typed) if typed and result.amount.tried_if_unknown == "grid" else None
+    if result.amount.tried_if_unknown == "grid" and upto is None:
+        return
+    groups = _by_others(result)
+    if upto is not None:
+        groups = {k: [(a, d) for a, d in cases if a[result.amount.id] <= upto] for k, cases in groups.items()}
+    result.amount_holds = bool(groups) and all(cases and len({d.decision for _, d in cases}) == 1
+                                               for cases in groups.values())
+    if result.amount_holds:
+        result.amount_upto = upto
+        result.cases = [cases[-1] for cases in groups.values()]  # on a grid: the largest value up to the limit
 
 
 def branches_report(procedure, result: Branches, kb=None, known: dict | None = None, full: bool = False) -> str:
