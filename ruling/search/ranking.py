@@ -127,7 +127,7 @@ def weighting(lexicon, house: str | None, book: str | None = None, kind: str | N
     that of the "all" field (every searchable text of the entry). The entry factor multiplies
     every term's score, so it multiplies their sum; the scorer's bounds (`max_quality`,
     `block_quality`) are multiplied by the largest factor, so whoosh's skipping of entries
-    that cannot rank stays exact (whoosh's `final` hook would switch that skipping off).
+    that cannot rank would stay exact if it were on (`ranked` switches it off: it is slower here).
     The filters are factors too (0: the entry scores 0 and is dropped), see `ranked`.
     """
     from whoosh.scoring import BM25F, BaseScorer
@@ -193,7 +193,12 @@ def ranked(index, plan, *, house: str | None, book: str | None, kind: str | None
     searcher = index.searcher_for(house, book, kind)
     things = asked(plan) if COVERAGE_POWER else []
     depth = max(limit, COVERAGE_DEPTH) if len(things) > 1 else limit
-    results = searcher.search(whoosh_query(plan), limit=depth, collapse=FieldFacet("group"), collapse_limit=1)
+    # optimize=False: whoosh's block-quality skipping asks every sub-matcher of the union (every
+    # alternative in every field: often hundreds) whether it can skip, every few entries, and skips
+    # nothing on a union it has read whole (ArrayUnionMatcher): the same hits, 10 to 25 % faster
+    # (`python bench/bench_search_skipping.py`, bench/README.md 2026-12-04).
+    results = searcher.search(whoosh_query(plan), limit=depth, collapse=FieldFacet("group"), collapse_limit=1,
+                              optimize=False)
     hits = [(hit.docnum, hit.score) for hit in results if hit.score > 0]
     if len(things) > 1 and len(hits) > 1:
         found = _covered(searcher, things, [n for n, _ in hits])
