@@ -167,6 +167,17 @@ def test_printed_number_finds_its_clause_first(kb):
     assert refs(search(kb, "voir 2-5 svp"), 1) == ["club:2-5"]
 
 
+@pytest.mark.parametrize("query, first", [
+    ("regle 9-13", "club:9-13"),  # « règle » found 1-6 (« règlement » three times) first
+    ("article 9.13", "club:9-13"),  # the number written with a dot
+    ("art. 9.13 relance", "club:9-13"),
+    ("que dit le reglement 9-13 sur les relances", "club:9-13"),
+    ("regle 14.8-bis", "club:14-8-bis"),
+])
+def test_a_rule_number_with_the_words_that_announce_it_finds_that_rule_first(kb, query, first):
+    assert refs(search(kb, query), 1) == [first]
+
+
 def test_procedures_are_among_the_hits_once_per_situation(kb):
     result = search(kb, "flop irregulier carte brulee", limit=10)
     procedures = [h for h in result.hits if h.kind == "procedure"]

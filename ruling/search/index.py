@@ -16,7 +16,7 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "18"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "19"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
 SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited", "phrasings")
@@ -24,6 +24,7 @@ SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited", "
 #: procedure's copy of its clauses' keywords, which would make those words look common; not
 #: "phrasings", words as people typed them (their typos are no words of the rulebook).
 ALL_FIELDS = ("title", "keywords", "chapter", "body", "questions")
+DASHED_NUMBER = re.compile(r"\d+-\d+(-bis)?$")  # a printed rule number: 9-13, 14-8-bis
 
 
 def schema():
@@ -62,6 +63,8 @@ def documents(kb) -> list[dict]:
         numbers = {clause.id, clause.citation}
         if clause.label:
             numbers.add(clause.label)
+        # "article 9.13": the book prints 9-13, people also write it with a dot
+        numbers |= {n.replace("-", ".", 1) for n in numbers if DASHED_NUMBER.match(n)}
         docs.append({
             "key": f"clause:{clause.citation}",
             "group": f"clause:{clause.citation}",

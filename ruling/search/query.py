@@ -113,6 +113,10 @@ class Concept:
 NUMBER_RE = re.compile(r"^[a-z0-9@:._-]*\d[a-z0-9@:._-]*$")
 ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:[:-][a-z0-9]+)+$")
 NUMBER_PUNCTUATION = "\"'«»“”()[]{}<>,;!?"
+#: Words that announce a rule number (« règle 9-13 », « article 9.13 »): beside a number the
+#: query names, they are about that number, not words to look for (« règle » would otherwise
+#: find 1-6, which says « règlement » three times, before 9-13). Folded, as typed words are.
+NUMBER_WORDS = frozenset({"regle", "regles", "article", "articles", "art", "reglement", "numero", "no"})
 
 
 class QueryPlan:
@@ -157,7 +161,7 @@ class QueryPlan:
         spans = [(w, s, e) for w, s, e in words(query)[:MAX_QUERY_WORDS]
                  if not any(a <= s and e <= b for a, b in named)]
         typed = [fold(w) for w, _, _ in spans]
-        typed = [w for w in typed if w not in STOP_WORDS]
+        typed = [w for w in typed if w not in STOP_WORDS and not (named and w in NUMBER_WORDS)]
         stems = [stem(w) for w in typed]
         concepts: list[Concept] = []
         seen: dict[frozenset, Concept] = {}

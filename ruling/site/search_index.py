@@ -72,6 +72,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
             "max_concepts": query.MAX_CONCEPTS, "long_query_concepts": query.LONG_QUERY_CONCEPTS,
             "max_pairs": query.MAX_PAIRS, "max_query_words": query.MAX_QUERY_WORDS,
             "number_re": query.NUMBER_RE.pattern, "id_re": query.ID_RE.pattern, "number_punctuation": query.NUMBER_PUNCTUATION,
+            "number_words": sorted(query.NUMBER_WORDS),
             "snippet_chars": snippets.SNIPPET_CHARS, "snippet_surround": snippets.SNIPPET_SURROUND,
             "snippet_charlimit": snippets.SNIPPET_CHARLIMIT,
         },

@@ -28,6 +28,7 @@
     this.stops = new Set(a.stop_words);
     this.numberRe = new RegExp(this.params.number_re);
     this.idRe = new RegExp(this.params.id_re);
+    this.numberWords = new Set(this.params.number_words);  // query.NUMBER_WORDS
     this.surface = new Map();
     var self = this;
     Object.keys(data.surface).forEach(function (term) {
@@ -176,7 +177,9 @@
     var spans = this.words(query).slice(0, p.max_query_words).filter(function (w) {
       return !named.some(function (n) { return n[0] <= w[1] && w[2] <= n[1]; });
     });
-    var typed = spans.map(function (w) { return self.fold(w[0]); }).filter(function (w) { return !self.stops.has(w); });
+    var typed = spans.map(function (w) { return self.fold(w[0]); }).filter(function (w) {
+      return !self.stops.has(w) && !(named.length && self.numberWords.has(w));
+    });
     var stems = typed.map(function (w) { return self.term(w); });
     var concepts = [], seen = new Map();
 
