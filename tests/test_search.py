@@ -253,7 +253,7 @@ def test_command_json_shape(run):
 
 
 def test_command_piped_is_plain_text_and_lists_procedures(run):
-    result = run("search", "flop irregulier", "--limit", "5")
+    result = run("search", "flop irregulier")  # the procedure is 6th, after the five flop clauses
     assert result.exit_code == 0
     assert "**" not in result.output and "\x1b[" not in result.output
     assert "Flop prématuré : le flop seul est repris" in result.output  # the matched words, unmarked

@@ -68,7 +68,11 @@ SYNONYM_WEIGHT, SYNONYM_WEIGHT_UNKNOWN = 0.5, 0.9
 #: Words one or two typos away are looked for only when the word typed is in no entry
 #: ("relanse"), so they never outrank an entry that has the exact word.
 FUZZY_WEIGHT = 0.8
-PAIR_WEIGHT = 1.0  # two typed words found side by side (within PAIR_SLOP) earn a bonus
+#: Two typed words found side by side (within PAIR_SLOP) earn a bonus. 1.0 until the tenth outside
+#: batch; then cv (`bench/search_quality.py cv --grid PAIR_WEIGHT=0,0.5,1,1.5`) r@1 / r@3 79.8 / 93.2 %
+#: at 0, 80.6 / 93.3 at 0.5 (chosen on every fold), 80.3 / 92.9 at 1, 79.6 / 92.7 at 1.5; the
+#: picker's cv 592 of 690 at 0.5, 590 at 1 (2026-12-04).
+PAIR_WEIGHT = 0.5
 PAIR_SLOP = 3
 PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") also counts alone
 #: An entry matching few of the things asked about loses to one matching most of them (« parle »
