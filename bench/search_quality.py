@@ -1,6 +1,6 @@
 """Recall of `ruling search` on the query suites: the outside suite split train / held-out, the old suite.
 
-Run: `python bench/search_quality.py [train|heldout|old|all|cv|fresh] [--show-failures] [--suite FILE]`. A query of the
+Run: `python bench/search_quality.py [train|heldout|old|all|cv|fresh] [--show-failures]`. A query of the
 outside suite is held out when `int(sha1(query), 16) % 5 == 0` (about 20 %), else it is a
 training query; held-out failures are never printed (tune on train only). `fresh` is a second
 held-out suite, written by another outside writer after the tuning (never tuned on, failures never printed). Clauses only, with the
@@ -38,8 +38,8 @@ def load(path: Path) -> list[dict]:
     return yaml.safe_load(path.read_text(encoding="utf-8"))["queries"]
 
 
-def split(part: str, suite: Path = OUTSIDE) -> list[dict]:
-    cases = load(suite)
+def split(part: str) -> list[dict]:
+    cases = load(OUTSIDE)
     if part == "train":
         return [c for c in cases if not held_out(c["query"])]
     if part == "heldout":
@@ -182,8 +182,6 @@ def main() -> None:
     parser.add_argument("--show-failures", action="store_true", help="train, cv and old suites only")
     parser.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2",
                         help="cv: a ranking constant's values to try")
-    parser.add_argument("--suite", type=Path, default=OUTSIDE, metavar="FILE",
-                        help="train, heldout, all: the queries of FILE instead (a new batch, measured before it is learnt)")
     args = parser.parse_args()
     from ruling.kb.load import load_kb
 
@@ -195,7 +193,7 @@ def main() -> None:
         r1, r3 = recall(kb, load(OLD), house=False, kind=None, failures=failures)
         print(f"old suite ({len(load(OLD))}): r@1 {r1:.1%}  r@3 {r3:.1%}")
     else:
-        cases = load(FRESH) if args.part == "fresh" else split(args.part, args.suite)
+        cases = load(FRESH) if args.part == "fresh" else split(args.part)
         r1, r3 = recall(kb, cases, house=True,
                         failures=failures if args.show_failures and args.part == "train" else None)
         n1, n3 = recall(kb, cases, house=False)

@@ -7,7 +7,6 @@ entries in 4 folds (`sha1("cv:" + words) % 4`), each fold ranked in an index who
 keywords (its own and its cited clauses') copied from that fold's own words, and those words as phrasings (rulebook/phrasings.yaml), are left out (as `bench/search_quality.py cv` does for
 clauses), so a fold only gains from what the other entries taught. `fresh` prints the top-1 on
 tests/suites/situations_fresh.yaml, a second held-out set written after the tuning (never tuned on).
-`--suite FILE` ranks the entries of FILE instead (a new batch, measured before it is learnt).
 """
 from __future__ import annotations
 
@@ -32,9 +31,6 @@ def yaml_entries(path: Path) -> list[dict]:
 
 
 def suite() -> list[dict]:
-    """The outside suite, or the file after `--suite` (a new batch, measured before it is learnt)."""
-    if "--suite" in sys.argv[1:-1]:
-        return yaml_entries(Path(sys.argv[sys.argv.index("--suite") + 1]))
     return yaml_entries(SUITE)
 
 
