@@ -258,7 +258,8 @@ def asked(plan: QueryPlan) -> list[list[tuple[str, tuple[str, ...]]]]:
 
 
 def _concept_parts(concept: Concept) -> list:
-    """Every alternative of `concept` in every field, boosted by its weight times the field's boost."""
+    """Every alternative of `concept` in every field (one of several words in the phrase fields
+    only), boosted by its weight times the field's boost."""
     from whoosh.query import Phrase, Term
 
     parts = []
@@ -266,7 +267,7 @@ def _concept_parts(concept: Concept) -> list:
         for name, boost in ranking.FIELD_BOOSTS.items():
             if len(terms) == 1:
                 parts.append(Term(name, terms[0], boost=boost * weight))
-            else:
+            elif name in ranking.PHRASE_FIELDS:
                 parts.append(Phrase(name, list(terms), boost=boost * weight))
     return parts
 

@@ -48,12 +48,13 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
     fields = {}
     for name in [*SEARCH_FIELDS, "number"]:
         scorable = bool(searcher.schema[name].scorable)
+        positional = searcher.schema[name].format.supports("positions")  # not "cited", not "number"
         postings = {}
         for term in reader.field_terms(name):
             matcher = reader.postings(name, term)
             entries = []
             while matcher.is_active():
-                positions = list(matcher.value_as("positions")) if name != "number" else []
+                positions = list(matcher.value_as("positions")) if positional else []
                 entries.append([matcher.id(), matcher.weight(), positions])
                 matcher.next()
             # searcher.idf asks the ranking's weighting: the idf of the "all" field

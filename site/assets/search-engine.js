@@ -379,7 +379,9 @@
     plan.concepts.forEach(function (concept) {
       concept.forEach(function (v) {
         self.fieldNames.forEach(function (name) {
-          units.push({field: name, terms: v[0], slop: 1, boost: p.field_boosts[name] * v[1]});
+          if (v[0].length === 1 || p.phrase_fields.indexOf(name) >= 0) {  // ranking.PHRASE_FIELDS
+            units.push({field: name, terms: v[0], slop: 1, boost: p.field_boosts[name] * v[1]});
+          }
         });
       });
     });
