@@ -122,12 +122,16 @@ SAID = "Le règlement ne le précise pas ; "
 
 def _unmatched_readings(kb) -> list[tuple]:
     """Outcomes (and cases) whose decision says « Le règlement ne le précise pas » without an `interpretation:`,
-    or carry one without saying it: the TD reading aloud and `ruling check --json` must see the same readings."""
+    or carry one without saying it: the TD reading aloud and `ruling check --json` must see the same readings.
+    A reading that depends on a figure is said by that figure's `each` template (the 9-13 example after a
+    short all-in), which the decision tells whenever the figure has a record."""
     out = []
     for proc in kb.procedures:
         for rule in proc.rules:
             texts = rule.decision if isinstance(rule.decision, dict) else {None: rule.decision}
+            conditional = " ".join(t for v in (rule.each or {}).values() for t in (v.values() if isinstance(v, dict) else [v]))
             for case, text in texts.items():
+                text = f"{text} {conditional}"
                 reading = rule.interpretation.get(case) if isinstance(rule.interpretation, dict) else rule.interpretation
                 if (SAID in text) != (reading is not None):
                     out.append((proc.citation, rule.outcome, case))

@@ -120,6 +120,13 @@ def _short_state(inputs: dict) -> tuple[int, int, int]:
     return state["level"], state["last_raise"], state["level"] + state["last_raise"]
 
 
+def _first_short_all_in(inputs: dict) -> list[dict]:
+    """The round's first bet below a full raise (a short all-in), as a list of 0 or 1 record: a
+    decision template tells what depends on it only when there is one (templates.render)."""
+    history = play_round(inputs["grosse-blind"], inputs["mises"], _preflop(inputs))["history"]
+    return [{"montant": total} for total, full in history if not full][:1]
+
+
 @kernel("mise-insuffisante")
 def short_bet(inputs: dict, params: dict) -> dict:
     level, _, _ = _short_state(inputs)
@@ -151,7 +158,7 @@ def _short_raise(inputs: dict, silent: bool) -> tuple[int, int, int]:
 def short_raise_announced(inputs: dict, params: dict) -> dict:
     level, _, target = _short_raise(inputs, silent=False)
     return {"a-suivre": level, "relance-minimum": target, "total-du": target,
-            "complement": target - inputs["mise-posee"], "rendu": 0}
+            "complement": target - inputs["mise-posee"], "rendu": 0, "premier-tapis-court": _first_short_all_in(inputs)}
 
 
 @kernel("relance-insuffisante-sans-annonce")
@@ -160,7 +167,7 @@ def short_raise_silent(inputs: dict, params: dict) -> dict:
     put, share = inputs["mise-posee"], params["seuil-completion"]
     threshold = level + _ceil_part(last_raise, share)
     out = {"a-suivre": level, "relance-minimum": target, "seuil-total": threshold,
-           "seuil-pourcent": _number(_scaled(share), SCALE // 100)}
+           "seuil-pourcent": _number(_scaled(share), SCALE // 100), "premier-tapis-court": _first_short_all_in(inputs)}
     if put >= threshold:
         out.update({"total-du": target, "complement": target - put, "rendu": 0, "cas": "completee"})
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ruling.decide.asked import facts_only
@@ -53,6 +54,9 @@ class FromWords:
     value: object
     text: str
     origin: str = "vos mots"
+    #: the description's terms this answer read (« donneur »): once confirmed, they answer no other
+    #: question (« carte tombée du donneur » says who dropped it, not that it was the dealer's card)
+    used: tuple[str, ...] = ()
 
 
 def _terms(text: str) -> list[str]:
@@ -110,8 +114,11 @@ def _equivalents(phrase: str, glossary: list) -> list[list[str]]:
     return out
 
 
-def propose(question, description: str, glossary: list, amounts_taken: bool = False) -> FromWords | None:
-    """The answer to `question` the description gives, or None (none, or several choices match)."""
+def propose(question, description: str, glossary: list, amounts_taken: bool = False,
+            used: Counter | None = None, later: set | frozenset = frozenset()) -> FromWords | None:
+    """The answer to `question` the description gives, or None (none, or several choices match).
+    `used`: the terms earlier confirmed answers read (`FromWords.used`), which answer no choice here;
+    `later`: the questions still to be asked after this one."""
     if not description.strip():
         return None
     if not question.reads_the_question:  # « on peut relancer ? » is the TD's question, not a fact
@@ -119,16 +126,18 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     words = question.words or {}
     if question.type == "choice":
         options: list = [(key, label, words[key] if key in words else [key]) for key, label in question.choices.items()]
-        return _longest_match(question.id, options, _terms(description), glossary)
+        return _longest_match(question.id, options, _unused(_terms(description), used), glossary)
     if question.type == "bool" and words:
         options = [(value, word, words.get(word) or []) for value, word in ((True, "oui"), (False, "non"))]
-        return _longest_match(question.id, options, _terms(description), glossary)
+        return _longest_match(question.id, options, _unused(_terms(description), used), glossary)
     if question.kind == "seat":
         return _seat_named(question, description)
     if question.type == "amount":
         return _named_figure(question, _terms(description))
     if question.type == "amounts" and question.kind == "amounts" and not amounts_taken:
         amounts = bets_written(description)
+        if question.last_written_is and question.last_written_is in later:
+            amounts = amounts[:-1]  # « relance insuffisante 420 »: the faulty bet, asked on its own
         # proposed only when they rise (successive totals do): « 800 sur 500 » names a bet and what it
         # faced, and a list the words do not put in order is typed by the TD, never guessed
         if amounts and all(a < b for a, b in zip(amounts, amounts[1:])):
@@ -153,6 +162,22 @@ def bets_written(description: str) -> list[int]:
     return out
 
 
+def _unused(described: list[str], used: Counter | None) -> list[str]:
+    """`described` with the first occurrences of the `used` terms blanked (their places kept, so
+    the gaps between the other words stay what they were)."""
+    if not used:
+        return described
+    left = Counter(used)
+    out = []
+    for term in described:
+        if left[term] > 0:
+            left[term] -= 1
+            out.append("")
+        else:
+            out.append(term)
+    return out
+
+
 def _longest_match(qid: str, options, described: list[str], glossary: list) -> FromWords | None:
     """The option (value, text, phrases) whose phrase, or a glossary equivalent of it, found in the
     description is the longest, then one of its own phrases before a glossary equivalent (« donne des
@@ -161,14 +186,15 @@ def _longest_match(qid: str, options, described: list[str], glossary: list) -> F
     options tie."""
     found = []
     for value, text, phrases in options:
-        scores = [(len(p), i == 0, -gaps) for phrase in phrases for i, p in enumerate(_equivalents(phrase, glossary))
+        scores = [((len(p), i == 0, -gaps), tuple(p)) for phrase in phrases for i, p in enumerate(_equivalents(phrase, glossary))
                   for gaps in [_gaps(p, described)] if gaps is not None]
         if scores:
-            found.append((max(scores), value, text))
+            score, read = max(scores, key=lambda s: s[0])
+            found.append((score, value, text, read))
     found.sort(key=lambda f: f[0], reverse=True)
     if found and (len(found) == 1 or found[0][0] > found[1][0]):
-        _, value, text = found[0]
-        return FromWords(qid, value, text)
+        _, value, text, read = found[0]
+        return FromWords(qid, value, text, used=read)
     return None
 
 

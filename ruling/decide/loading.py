@@ -32,7 +32,8 @@ def build_question(qid: str, data: dict, origin: str) -> Question:
                     none=bool(data.get("none")), if_unknown=data.get("if_unknown"),
                     asks_for_figures=bool(data.get("asks_for_figures")), words=dict(data.get("words") or {}),
                     reads_the_question=bool(data.get("reads_the_question")),
-                    tried_if_unknown=str(data.get("tried_if_unknown") or ""))
+                    tried_if_unknown=str(data.get("tried_if_unknown") or ""),
+                    last_written_is=str(data.get("last_written_is") or ""))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -59,6 +60,9 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
     if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):
         out.append(Problem(doc.display, line, f"if_unknown « {q.if_unknown} » de la question « {q.id} » n'est pas "
                                               "une réponse possible de cette question (choice ou bool)"))
+    if q.last_written_is and q.type != "amounts":
+        out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) ne peut avoir last_written_is ; "
+                                              "attendu une liste de montants (amounts)"))
     needs = {"grid": "amount", "zero-or-more": "amounts"}
     if q.tried_if_unknown and needs.get(q.tried_if_unknown) != q.type:
         out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) ne peut avoir tried_if_unknown "
@@ -167,11 +171,20 @@ def _template_problems(doc, where: tuple, outcome: str, template, names: set, ca
 SILENT_TEXT = "Le règlement ne le précise pas ; "  # how a decision resting on a reading says so
 
 
+def _each_texts(each: dict) -> list[str]:
+    """Every template of a rule's `each` (a figure's template, or its case map)."""
+    return [t for v in each.values() for t in (v.values() if isinstance(v, dict) else [v])]
+
+
 def _interpretation_problems(doc, i: int, rdata: dict, cases, never: dict | None = None) -> list[Problem]:
     """An outcome that carries a reading says it in its decision, for each case it concerns (and
-    for none the book's parameters rule out)."""
+    for none the book's parameters rule out); a reading that depends on a figure may be said by
+    the `each` template of that figure, which the decision tells only when the figure has a record
+    (the 9-13 example after a short all-in)."""
     reading, decision = rdata.get("interpretation"), rdata["decision"]
     if reading is None:
+        return []
+    if any(SILENT_TEXT in str(t) for t in _each_texts(rdata.get("each") or {})):
         return []
     line, outcome = doc.line("rules", i, "interpretation"), rdata["outcome"]
     if isinstance(reading, dict):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -468,6 +469,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
         unknown: list = []  # questions the TD answered « je ne sais pas »
         refuse_unknown: set = set()  # amounts that change the decision: « je ne sais pas » no longer stands
         amounts_taken = False  # the description's amounts go to the first amounts question only
+        words_used: Counter = Counter()  # the description's terms a confirmed answer read: they answer no other
         previous: dict = {}  # the figures a calculator refused, proposed again as they were typed
         refused_before: dict | None = None  # the figures of the last refusal
         while True:
@@ -479,6 +481,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                         click.echo(branches_report(proc, possible, kb, values, full))
                         return None  # no single decision: nothing to record
                     question = possible.next_question()
+                    later = {q.id for _, case in possible.cases for q in case.missing}
                     if possible.amount_matters:  # « je ne sais pas » cannot stand for this amount: it is asked again
                         click.echo(amount_matters_line(possible))
                         unknown.remove(question)
@@ -488,6 +491,7 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                     if decision.decided:
                         break
                     question = decision.missing[0]
+                    later = {q.id for q in decision.missing}
             except StaleCitationError:  # a refused decision: no amount would change it
                 raise
             except CalculatorError as e:  # the calculator refuses the figures: ask them again, each with its last answer
@@ -509,13 +513,15 @@ def run_questionnaire(kb, words: str = "", book: str | None = None, profile: dic
                 suggested = FromWords(question.id, previous[question.id], question.label(previous[question.id]),
                                       origin="votre réponse précédente")
             if suggested is None:  # what the description already says
-                suggested = propose(question, words, kb.glossary, amounts_taken)
+                suggested = propose(question, words, kb.glossary, amounts_taken, words_used, later)
                 amounts_taken = amounts_taken or question.type == "amounts"
             answer = ask_question(question, suggested, proc, unknown_allowed=question.id not in refuse_unknown)
             if answer is UNKNOWN:
                 unknown.append(question)
             else:
                 values[question.id] = answer
+                if suggested is not None and answer == suggested.value:
+                    words_used.update(getattr(suggested, "used", ()))
     except Interrupted:
         click.echo("\nQuestionnaire interrompu (Ctrl-C) : aucune décision.")
         raise

@@ -114,10 +114,17 @@
     return st;
   }
 
+  // The round's first bet below a full raise (a short all-in), as a list of 0 or 1 record (calculators.py).
+  function firstShortAllIn(inputs) {
+    var history = playRound(inputs["grosse-blind"], inputs.mises, preflop(inputs)).history;
+    var short = history.filter(function (h) { return !h[1]; });
+    return short.length ? [{ montant: short[0][0] }] : [];
+  }
+
   KERNELS["relance-annoncee-insuffisante"] = function (inputs) {
     var st = shortRaise(inputs, false);
     return { "a-suivre": st[0], "relance-minimum": st[2], "total-du": st[2], complement: st[2] - inputs["mise-posee"],
-             rendu: 0 };
+             rendu: 0, "premier-tapis-court": firstShortAllIn(inputs) };
   };
 
   KERNELS["relance-insuffisante-sans-annonce"] = function (inputs, params) {
@@ -125,7 +132,7 @@
     var put = inputs["mise-posee"], share = params["seuil-completion"];
     var threshold = level + ceilPart(st[1], share);
     var out = { "a-suivre": level, "relance-minimum": target, "seuil-total": threshold,
-                "seuil-pourcent": number(scaled(share), SCALE / 100) };
+                "seuil-pourcent": number(scaled(share), SCALE / 100), "premier-tapis-court": firstShortAllIn(inputs) };
     if (put >= threshold) {
       out["total-du"] = target; out.complement = target - put; out.rendu = 0; out.cas = "completee";
     } else {

@@ -1,0 +1,50 @@
+"""Issue 12, ninth outside TD trial (30 stories written from the sources, then played through
+`ruling ask`, 2026-12-04): the misleading texts it found, each as the TD typed it."""
+from __future__ import annotations
+
+
+def test_a_word_that_answered_one_question_answers_no_other(run):
+    """C7: « donneur » says who dropped the card; it no longer also says the card was the dealer's own."""
+    result = run("ask", "--book", "club", "carte", "tombee", "par", "terre", "donneur", input="\n\n\nje ne sais pas\n")
+    assert "D'après vos mots : Du donneur (Entrée pour confirmer" in result.output
+    asked = result.output.split("Quand et quelle carte est tombée ?", 1)[1].split("Votre choix", 1)[0]
+    assert "D'après vos mots" not in asked
+    assert "Réponse inconnue à « Quand et quelle carte est tombée ? » : voici la décision dans chaque cas." in result.output
+
+
+def test_the_faulty_raise_written_in_the_words_is_not_proposed_as_a_bet_of_the_round(run):
+    """T1: the bets question says « ne la tapez pas ici » of the faulty raise: 420 is not proposed there."""
+    result = run("ask", "--book", "tda", "relance", "insuffisante", "420", input="\n\nn\nn\n1\n100\n300\n420\n")
+    bets = result.output.split("Montants successifs (au total)", 1)[1].split("lu :", 1)[0]
+    assert "D'après vos mots" not in bets
+    assert "il doit la compléter à 500 au total, sans plus" in result.output
+
+
+def test_the_bets_before_the_faulty_raise_are_still_proposed(run):
+    result = run("ask", "--book", "tda", "ouverture", "200", "relance", "insuffisante", "a", "250",
+                 input="\n\nn\nn\n1\n100\n\n250\n")
+    assert "D'après vos mots : 200 (Entrée pour confirmer" in result.output
+    assert "Montants successifs (au total) des mises, relances et tapis de ce tour, dans l'ordre ? 200" in result.output
+    assert "il doit la compléter à 300 au total, sans plus" in result.output
+
+
+def test_a_short_raise_without_an_all_in_does_not_discuss_the_9_13_example(run):
+    """C3: 500 on a raise to 400 before the flop, no all-in: the decision says nothing of 9-13's example."""
+    result = run("ask", "--book", "club", "relance", "insufisante", "500", "sur", "400", input="\n2\n1\nn\n200\n400\n500\n")
+    decision = result.output.split("Décision —", 1)[1].split("Réponses :", 1)[0]
+    assert "il doit la compléter à 600 au total, sans plus" in decision
+    assert "l'exemple de 9-13" not in decision
+
+
+def test_a_short_raise_after_a_short_all_in_explains_the_9_13_example(run):
+    result = run("ask", "--book", "club", "relance", "insufisante", input="\n2\n1\nn\n100\n200, 290\n340\n")
+    decision = result.output.split("Décision —", 1)[1].split("Réponses :", 1)[0]
+    assert ("Après le tapis à 290, pourquoi ce n'est pas toujours le chiffre de l'exemple de 9-13 (« ouverture à 200, "
+            "tapis à 290, relance minimum à 490 (total) »)") in decision
+
+
+def test_reouvrir_asks_whether_the_player_may_raise_again(run):
+    """C4: « reouvrir » typed, the tda question of a player who already acted is proposed."""
+    result = run("ask", "--book", "tda", "tapis", "inferieur", "relance", "min", "reouvrir", input="\n\n")
+    assert ("D'après vos mots : Un joueur qui a déjà agi peut-il relancer après un tapis inférieur à la relance "
+            "minimum ?") in result.output
