@@ -48,3 +48,11 @@ def test_reouvrir_asks_whether_the_player_may_raise_again(run):
     result = run("ask", "--book", "tda", "tapis", "inferieur", "relance", "min", "reouvrir", input="\n\n")
     assert ("D'après vos mots : Un joueur qui a déjà agi peut-il relancer après un tapis inférieur à la relance "
             "minimum ?") in result.output
+
+
+def test_the_big_blind_written_before_a_betting_word_is_proposed(run):
+    """C5: « big blind 100 relance mini »: « relance » is no count of raises after the 100 (« 3 relances »)."""
+    result = run("ask", "--book", "club", "tapis", "30", "apres", "flop", "big", "blind", "100", "relance", "mini",
+                 input="\n\n\n\n30\n")
+    blind = result.output.split("Montant du gros blind en cours ?", 1)[1].split("Montant en jetons", 1)[0]
+    assert "D'après vos mots : 100 (Entrée pour confirmer" in blind

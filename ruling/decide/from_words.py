@@ -235,8 +235,11 @@ def _figures_named(names: list[list[str]], described: list[str], after_only: boo
 
 @functools.cache
 def _unit_terms() -> frozenset[str]:
-    """NOT_AMOUNT_AFTER as analysed terms: the words that say what a figure before them counts."""
-    return frozenset(t for w in NOT_AMOUNT_AFTER for t in _terms(w) if not t.isdigit())
+    """NOT_AMOUNT_AFTER as analysed terms: the words that say what a figure before them counts;
+    not those whose stem is a betting word's (« relances » is « relance »: « big blind 100 relance
+    mini » gives the big blind, trial 9, C5)."""
+    bets = {t for w in BET_WORDS for t in _terms(w)}
+    return frozenset(t for w in NOT_AMOUNT_AFTER for t in _terms(w) if not t.isdigit() and t not in bets)
 
 
 # A seat is a number written with its marker (« siège 4 », « joueur 4 », « le 4 », « au 4 ») right after
