@@ -56,3 +56,12 @@ def test_the_big_blind_written_before_a_betting_word_is_proposed(run):
                  input="\n\n\n\n30\n")
     blind = result.output.split("Montant du gros blind en cours ?", 1)[1].split("Montant en jetons", 1)[0]
     assert "D'après vos mots : 100 (Entrée pour confirmer" in blind
+
+
+def test_the_word_carte_does_not_say_where_the_odd_card_was_found(run):
+    """K4: « carte dos different couleur » no longer pre-answers « non » (« dans ses cartes » was « cartes » alone)."""
+    result = run("ask", "--book", "cash", "carte", "dos", "different", "couleur", input="\n\n")
+    found = result.output.split("découverte dans le reste du paquet", 1)[1].split("o/n", 1)[0]
+    assert "D'après vos mots" not in found
+    again = run("ask", "--book", "cash", "carte", "dos", "different", "pendant", "la", "main", input="\n\n")
+    assert "D'après vos mots : non (Entrée pour confirmer" in again.output
