@@ -2,6 +2,8 @@
 `ruling ask`, 2026-12-04): the misleading texts it found, each as the TD typed it."""
 from __future__ import annotations
 
+import pytest
+
 
 def test_a_word_that_answered_one_question_answers_no_other(run):
     """C7: « donneur » says who dropped the card; it no longer also says the card was the dealer's own."""
@@ -12,20 +14,21 @@ def test_a_word_that_answered_one_question_answers_no_other(run):
     assert "Réponse inconnue à « Quand et quelle carte est tombée ? » : voici la décision dans chaque cas." in result.output
 
 
-def test_the_faulty_raise_written_in_the_words_is_not_proposed_as_a_bet_of_the_round(run):
-    """T1: the bets question says « ne la tapez pas ici » of the faulty raise: 420 is not proposed there."""
-    result = run("ask", "--book", "tda", "relance", "insuffisante", "420", input="\n\nn\nn\n1\n100\n300\n420\n")
+@pytest.mark.parametrize(("book", "words", "answers"), [
+    # T1: the bets question says « ne la tapez pas ici » of the faulty raise: 420 is not proposed there
+    ("tda", "relance insuffisante 420", "\n\nn\nn\n1\n100\n300\n420\n"),
+    # the replay of trial 9: « 420 sur 300 » and « 500 sur 400 » write the faulty raise first
+    ("tda", "relance insuffisante 420 sur 300", "\n\nn\nn\n1\n100\n300\n420\n"),
+    ("club", "relance insufisante 500 sur 400", "\n2\n1\nn\n200\n400\n500\n"),
+    ("tda", "ouverture 200 relance insuffisante a 250", "\n\nn\nn\n1\n100\n200\n250\n"),
+])
+def test_no_amount_of_the_words_is_proposed_as_the_bets_when_the_faulty_bet_is_asked_too(run, book, words, answers):
+    """Which written figure is the faulty bet (above the bet to call for a raise, below it for a short
+    call), the words do not say: the bets of the round are typed, the decision comes from them."""
+    result = run("ask", "--book", book, *words.split(), input=answers)
     bets = result.output.split("Montants successifs (au total)", 1)[1].split("lu :", 1)[0]
     assert "D'après vos mots" not in bets
-    assert "il doit la compléter à 500 au total, sans plus" in result.output
-
-
-def test_the_bets_before_the_faulty_raise_are_still_proposed(run):
-    result = run("ask", "--book", "tda", "ouverture", "200", "relance", "insuffisante", "a", "250",
-                 input="\n\nn\nn\n1\n100\n\n250\n")
-    assert "D'après vos mots : 200 (Entrée pour confirmer" in result.output
-    assert "Montants successifs (au total) des mises, relances et tapis de ce tour, dans l'ordre ? 200" in result.output
-    assert "il doit la compléter à 300 au total, sans plus" in result.output
+    assert "il doit la compléter à" in result.output and "au total, sans plus" in result.output
 
 
 def test_a_short_raise_without_an_all_in_does_not_discuss_the_9_13_example(run):

@@ -135,9 +135,9 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     if question.type == "amount":
         return _named_figure(question, _terms(description))
     if question.type == "amounts" and question.kind == "amounts" and not amounts_taken:
+        if question.not_proposed_with and question.not_proposed_with in later:
+            return None  # « relance insuffisante 500 sur 400 »: which figure is the faulty bet, the words do not say
         amounts = bets_written(description)
-        if question.last_written_is and question.last_written_is in later:
-            amounts = amounts[:-1]  # « relance insuffisante 420 »: the faulty bet, asked on its own
         # proposed only when they rise (successive totals do): « 800 sur 500 » names a bet and what it
         # faced, and a list the words do not put in order is typed by the TD, never guessed
         if amounts and all(a < b for a, b in zip(amounts, amounts[1:])):

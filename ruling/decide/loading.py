@@ -33,7 +33,7 @@ def build_question(qid: str, data: dict, origin: str) -> Question:
                     asks_for_figures=bool(data.get("asks_for_figures")), words=dict(data.get("words") or {}),
                     reads_the_question=bool(data.get("reads_the_question")),
                     tried_if_unknown=str(data.get("tried_if_unknown") or ""),
-                    last_written_is=str(data.get("last_written_is") or ""))
+                    not_proposed_with=str(data.get("not_proposed_with") or ""))
 
 
 def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
@@ -60,8 +60,8 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
     if q.if_unknown is not None and (not q.finite or q.if_unknown not in q.domain):
         out.append(Problem(doc.display, line, f"if_unknown « {q.if_unknown} » de la question « {q.id} » n'est pas "
                                               "une réponse possible de cette question (choice ou bool)"))
-    if q.last_written_is and q.type != "amounts":
-        out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) ne peut avoir last_written_is ; "
+    if q.not_proposed_with and q.type != "amounts":
+        out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) ne peut avoir not_proposed_with ; "
                                               "attendu une liste de montants (amounts)"))
     needs = {"grid": "amount", "zero-or-more": "amounts"}
     if q.tried_if_unknown and needs.get(q.tried_if_unknown) != q.type:

@@ -45,7 +45,7 @@ class Question:
     words: dict = field(default_factory=dict)  # phrases of a description that pre-answer it: "oui"/"non", a choice key, or "nom" (a figure's names)
     reads_the_question: bool = False  # it asks what is disputed (« Que faut-il trancher ? »): the TD's question words answer it
     tried_if_unknown: str = ""  # a figure « je ne sais pas » may leave open: "grid" (an amount) or "zero-or-more" (a list), see ruling.decide.unknown
-    last_written_is: str = ""  # a list of bets: when this other question is to be asked, the description's last bet is its answer, not the list's
+    not_proposed_with: str = ""  # a list of bets: when this other question (the faulty bet) is to be asked too, the description's amounts are not proposed for it
 
     def __post_init__(self):
         if not self.kind and self.type in ("amount", "amounts"):
