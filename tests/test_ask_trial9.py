@@ -68,3 +68,11 @@ def test_the_word_carte_does_not_say_where_the_odd_card_was_found(run):
     assert "D'après vos mots" not in found
     again = run("ask", "--book", "cash", "carte", "dos", "different", "pendant", "la", "main", input="\n\n")
     assert "D'après vos mots : non (Entrée pour confirmer" in again.output
+
+
+def test_a_long_clause_whose_every_sentence_is_kept_is_printed_whole_without_the_cut_note(run):
+    """Replay of trial 9, C8: 2-18 was printed whole yet quoted as a cut excerpt."""
+    result = run("ask", "--book", "club", "joueur", "absent", "big", "blind", "revient", input="\n1\n")
+    assert "(règle longue, 601 caractères" not in result.output
+    assert ("Joueur absent de la table: ses cartes lui sont distribuées et enlevées immédiatement\navant le premier tour "
+            "de mise par le dealer.") in result.output

@@ -232,10 +232,11 @@ def cited_clause(kb, clause, said: str, full: bool, color: bool = False) -> list
     if clause.title:
         out.append(clause.title)
     body = clause_body(clause)
-    if full or len(body) <= LONG_CLAUSE_CHARS:
+    excerpt = "" if full or len(body) <= LONG_CLAUSE_CHARS else key_sentence(body, said)
+    if not excerpt or (not excerpt.startswith("… ") and " …" not in excerpt):  # whole, or every sentence kept
         out.append(body)
     else:
-        out.append(f"« {key_sentence(body, said)} »")
+        out.append(f"« {excerpt} »")
         out.append(f"  (règle longue, {len(body)} caractères : texte entier avec --full, "
                    f"ou ruling show {clause.citation})")
     return out + [""]
