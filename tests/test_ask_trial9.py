@@ -76,3 +76,13 @@ def test_a_long_clause_whose_every_sentence_is_kept_is_printed_whole_without_the
     assert "(règle longue, 601 caractères" not in result.output
     assert ("Joueur absent de la table: ses cartes lui sont distribuées et enlevées immédiatement\navant le premier tour "
             "de mise par le dealer.") in result.output
+
+
+def test_the_bet_faced_written_mise_is_not_proposed_as_the_faulty_bet(run):
+    """Second replay of trial 9: « mise 400 relance a 500 »: « mise » has the stem of « mis » (« il a mis
+    800 »), but names the bet faced; nothing is proposed for the faulty bet, which the TD types."""
+    result = run("ask", "--book", "tda", "relance", "insuffisante", "mise", "400", "relance", "a", "500",
+                 input="\n\nn\nn\n1\n200\n400\n500\n")
+    faulty = result.output.split("Montant total posé par le joueur fautif (au total, pas le complément) ?", 1)[1]
+    assert "D'après vos mots" not in faulty.split("Montant en jetons", 1)[0]
+    assert "il doit la compléter à 600 au total, sans plus" in result.output

@@ -133,7 +133,7 @@ def propose(question, description: str, glossary: list, amounts_taken: bool = Fa
     if question.kind == "seat":
         return _seat_named(question, description)
     if question.type == "amount":
-        return _named_figure(question, _terms(description))
+        return _named_figure(question, _terms(_without_words(description, (question.words or {}).get("pas-nom", []))))
     if question.type == "amounts" and question.kind == "amounts" and not amounts_taken:
         if question.not_proposed_with and question.not_proposed_with in later:
             return None  # « relance insuffisante 500 sur 400 »: which figure is the faulty bet, the words do not say
@@ -196,6 +196,17 @@ def _longest_match(qid: str, options, described: list[str], glossary: list) -> F
         _, value, text, read = found[0]
         return FromWords(qid, value, text, used=read)
     return None
+
+
+def _without_words(description: str, words: list[str]) -> str:
+    """`description` without the words of `words` (`words: {pas-nom: [mise]}`), folded: a name's
+    stem may be another word's (« mis », the figure put in, and « mise », the bet faced)."""
+    if not words:
+        return description
+    from ruling.search.analysis import fold  # upward (decide → search), as _terms
+
+    pattern = r"\b(?:" + "|".join(re.escape(fold(w)) for w in words) + r")\b"
+    return re.sub(pattern, " ", fold(description))
 
 
 def _named_figure(question, described: list[str]) -> FromWords | None:

@@ -51,7 +51,7 @@ def question_problems(q: Question, doc, keys: tuple) -> list[Problem]:
         elif type_of(q.kind) != q.type:
             out.append(Problem(doc.display, line, f"la question « {q.id} » a le genre {q.kind} (type {type_of(q.kind)}) "
                                                   f"mais le type {q.type}"))
-    allowed = {"bool": {"oui", "non"}, "choice": set(q.choices)}.get(q.type, {"nom", "total-sur"})
+    allowed = {"bool": {"oui", "non"}, "choice": set(q.choices)}.get(q.type, {"nom", "total-sur", "pas-nom"})
     for key in sorted(set(q.words) - allowed):
         out.append(Problem(doc.display, line, f"la question « {q.id} » ({q.type}) a des words « {key} » ; attendu "
                                               f"{', '.join(sorted(allowed)) or 'aucun'}"))
