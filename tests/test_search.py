@@ -178,6 +178,17 @@ def test_a_rule_number_with_the_words_that_announce_it_finds_that_rule_first(kb,
     assert refs(search(kb, query), 1) == [first]
 
 
+def test_a_seat_or_a_count_does_not_name_the_cash_rules_of_that_number(kb):
+    """The cash book numbers its rules 1 to 16 in each section: « le siège 3 » put achat-3 and
+    mains-mortes-3 first, « seat 5 » mises-et-relances-5."""
+    seat = refs(search(kb, "le siege 3 a fait tapis", kind="clause", house="cash"), 3)
+    assert "cash:achat-3" not in seat and "cash:mains-mortes-3" not in seat
+    assert refs(search(kb, "seat 5 a mis 300", kind="clause", house="cash"), 1) != ["cash:mises-et-relances-5"]
+    # announced, a bare number is still a rule number
+    assert set(refs(search(kb, "article 5", kind="clause", house="cash"), 3)) <= {
+        "cash:irregularites-5", "cash:mises-et-relances-5", "cash:etalement-5", "cash:egalites-5", "cash:maldonnes-5"}
+
+
 def test_procedures_are_among_the_hits_once_per_situation(kb):
     result = search(kb, "flop irregulier carte brulee", limit=10)
     procedures = [h for h in result.hits if h.kind == "procedure"]

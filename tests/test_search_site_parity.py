@@ -48,7 +48,8 @@ def suite_cases(files: list[Path] = SUITE_FILES) -> list[dict]:
 
 ISSUE_QUERIES = ["carte brulee", "maldone", "relanse insufisante", "tete a tete", "brulees", "9-13",
                  "club:2-17", "flop sans carte brulee", "un joueur donne des jetons a un autre",
-                 "regle 9-13", "article 9.13", "art. 9.13 relance", "regle 14.8-bis"]
+                 "regle 9-13", "article 9.13", "art. 9.13 relance", "regle 14.8-bis",
+                 "le siege 3 a fait tapis", "seat 5 a mis 300", "article 5", "regle 5 9"]
 
 
 def run_js(tmp_path: Path, data: dict, queries: list[str], **options) -> list[list[dict]]:

@@ -115,7 +115,9 @@ ID_RE = re.compile(r"^[a-z][a-z0-9]*(?:[:-][a-z0-9]+)+$")
 NUMBER_PUNCTUATION = "\"'«»“”()[]{}<>,;!?"
 #: Words that announce a rule number (« règle 9-13 », « article 9.13 »): beside a number the
 #: query names, they are about that number, not words to look for (« règle » would otherwise
-#: find 1-6, which says « règlement » three times, before 9-13). Folded, as typed words are.
+#: find 1-6, which says « règlement » three times, before 9-13). Folded, as typed words are. A
+#: bare integer is a rule number only right after one of them (« article 5 »): the cash book
+#: numbers its rules 1 to 16 within each section, and « seat 5 » or « 3 joueurs » named them.
 NUMBER_WORDS = frozenset({"regle", "regles", "article", "articles", "art", "reglement", "numero", "no"})
 
 
@@ -148,8 +150,13 @@ class QueryPlan:
 
         gmap = index.glossary
         numbers, named = [], []
+        before = ""
         for m in list(re.finditer(r"\S+", query))[:MAX_CONCEPTS]:
             raw = m.group().lower().strip(NUMBER_PUNCTUATION)
+            announced, before = fold(before) in NUMBER_WORDS, raw
+            if raw.isascii() and raw.isdigit() and not announced and index.knows_number(raw):
+                named.append((m.start(), m.end()))  # « seat 5 », « 3 joueurs »: not the cash rules numbered 5,
+                continue  # and, as before, not a word either
             # a number ("9-13"), or an id written with a dash or colon that names an entry
             # ("flop-irregulier", a procedure): that entry, not its words
             if raw and len(raw) <= 40 and (NUMBER_RE.match(raw) or (ID_RE.match(raw) and index.knows_number(raw))):

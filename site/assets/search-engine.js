@@ -165,9 +165,14 @@
     var numbers = [], named = [];
     var chunks = [], re = /\S+/g, m;
     while ((m = re.exec(query)) !== null && chunks.length < p.max_concepts) { chunks.push([m[0], m.index]); }
+    var before = "";
     chunks.forEach(function (c) {
       var raw = stripChars(c[0].toLowerCase(), p.number_punctuation);
       var known = Object.prototype.hasOwnProperty.call(self.data.fields.number.postings, raw);
+      var announced = self.numberWords.has(self.fold(before));
+      before = raw;
+      // « seat 5 », « 3 joueurs »: not the cash rules numbered 5, nor a word (query.QueryPlan.build)
+      if (/^[0-9]+$/.test(raw) && !announced && known) { named.push([c[1], c[1] + c[0].length]); return; }
       // a number ("9-13"), or an id with a dash or colon that names an entry ("flop-irregulier")
       if (raw && raw.length <= 40 && (self.numberRe.test(raw) || (self.idRe.test(raw) && known))) {
         if (numbers.indexOf(raw) < 0) { numbers.push(raw); }
