@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from ruling.decide.loading import _each_texts  # the `each` templates, as `ruling check` reads them
+
 FAUSSE_DONNE = "club/procedures/fausse-donne.yaml"
 
 
@@ -129,7 +131,7 @@ def _unmatched_readings(kb) -> list[tuple]:
     for proc in kb.procedures:
         for rule in proc.rules:
             texts = rule.decision if isinstance(rule.decision, dict) else {None: rule.decision}
-            conditional = " ".join(t for v in (rule.each or {}).values() for t in (v.values() if isinstance(v, dict) else [v]))
+            conditional = " ".join(_each_texts(rule.each or {}))
             for case, text in texts.items():
                 text = f"{text} {conditional}"
                 reading = rule.interpretation.get(case) if isinstance(rule.interpretation, dict) else rule.interpretation

@@ -184,8 +184,7 @@ def _interpretation_problems(doc, i: int, rdata: dict, cases, never: dict | None
     reading, decision = rdata.get("interpretation"), rdata["decision"]
     if reading is None:
         return []
-    if any(SILENT_TEXT in str(t) for t in _each_texts(rdata.get("each") or {})):
-        return []
+    said_by_each = any(SILENT_TEXT in str(t) for t in _each_texts(rdata.get("each") or {}))
     line, outcome = doc.line("rules", i, "interpretation"), rdata["outcome"]
     if isinstance(reading, dict):
         never = never or {}
@@ -203,7 +202,7 @@ def _interpretation_problems(doc, i: int, rdata: dict, cases, never: dict | None
         texts = decision if isinstance(decision, dict) else {"": decision}
     return [Problem(doc.display, doc.line("rules", i, "interpretation", c) if c else line, f"la décision « {outcome} »{' (cas ' + c + ')' if c else ''} repose sur une "
                                        f"interprétation mais ne le dit pas : écrivez « {SILENT_TEXT}… »")
-            for c, text in texts.items() if SILENT_TEXT not in text]
+            for c, text in texts.items() if SILENT_TEXT not in text and not said_by_each]
 
 
 def _never_reason(spec, case: str, parameters: dict, book_id: str, fixed: dict) -> str:
