@@ -367,6 +367,19 @@ def test_questionnaire_data_is_exported_for_the_browser(kb, site):
     assert clause["items"] == kb.clause("club:2-6").items
 
 
+def test_questionnaire_data_exports_if_unknown(kb, site):
+    """« Je ne sais pas » answers a question's `if_unknown` on the site as in `ruling ask`: the export
+    carries it as `ifUnknown`, only on the questions that set it (false is a value, kept)."""
+    script = (site / "assets" / "javascripts" / "ruling-questionnaire-data.js").read_text(encoding="utf-8")
+    data = json.loads(script[len("window.RULING_QUESTIONNAIRE = "):].rstrip().rstrip(";"))
+    exported = {(p["key"], q["id"]): q["ifUnknown"] for p in data["procedures"] for q in p["questions"] if "ifUnknown" in q}
+    declared = {(f"{p.book}/{p.id}", q.id): q.if_unknown for p in kb.procedures for q in p.questions.values()
+                if q.if_unknown is not None}
+    assert exported == declared
+    assert exported[("club/partage-du-pot", "chiffres")] is False
+    flop = next(p for p in data["procedures"] if p["key"] == "club/flop-irregulier")
+    assert all("ifUnknown" not in q for q in flop["questions"])
+
 def test_comparison_puts_books_side_by_side(kb, site):
     shared = {}
     for p in kb.procedures:

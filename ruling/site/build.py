@@ -79,7 +79,9 @@ def questionnaire_data(site, url_of) -> dict:
             "command": f"ruling decide {p['id']} --book {p['book']}",
             "questions": [{"id": q["id"], "text": q["text"], "type": q["type"], "help": q["help"],
                            "default": q["default"], "kind": q["kind"], "none": q["none"],
-                           "choices": [{"value": v, "label": label} for v, label in q["choices"]]}
+                           "choices": [{"value": v, "label": label} for v, label in q["choices"]],
+                           # « Je ne sais pas » answers this (only when the question sets one)
+                           **({"ifUnknown": q["if_unknown"]} if q.get("if_unknown") is not None else {})}
                           for q in p["questions"]],
             "rules": [{"outcome": r["outcome"], "decision": r["decision"], "each": r["each"],
                        "readable": r["readable"], "compute": r["compute"], "cites": r["cites"], "given": r["given"]}

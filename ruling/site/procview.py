@@ -19,6 +19,8 @@ def procedure_data(proc) -> dict:
             "id": q["id"], "text": q["text"], "type": q.get("type") or ("choice" if choices else "bool"),
             "choices": choices, "help": q.get("help"), "default": q.get("default"),
             "origin": q.get("origin") or "procedure", "kind": q.get("kind"), "none": bool(q.get("none")),
+            # what « je ne sais pas » answers, when it means one answer (None: every answer is tried)
+            "if_unknown": getattr(proc.question(q["id"]), "if_unknown", None),
         })
     rules = []
     for r in data.get("outcomes", []):
