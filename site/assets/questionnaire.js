@@ -6,6 +6,8 @@
  * follows it (question, answer, next node) to a decision leaf; a computed leaf first asks its
  * amounts, then runs the kernel of assets/kernels.js and fills the rule's template. Every
  * sentence comes from the data. Text is always set with textContent, never parsed as HTML.
+ * « Je ne sais pas » follows every edge of the question, as `ruling decide -a q=?` does
+ * (ruling/decide/unknown.py): the decision of each case side by side, or the next question.
  */
 (function () {
   "use strict";
@@ -36,6 +38,47 @@
       node = next;
     }
     return node;
+  }
+
+  // « Je ne sais pas »: an answer equal to no edge's value, so `follow` never takes it.
+  var UNKNOWN = { unknown: true };
+  var DONT_KNOW = "Je ne sais pas";
+
+  // The questions answered « je ne sais pas », in the order answered (the CLI's order of `-a q=?`).
+  function unknownIds(order, answers) {
+    return order.filter(function (q) { return answers[q] === UNKNOWN; });
+  }
+
+  // Every case the answers leave open: one per combination of the unknown answers (the first
+  // unknown varying slowest, as itertools.product in ruling/decide/unknown.py: branches), each
+  // with the node the tree reaches on the known answers plus the assumed ones.
+  function branchesOf(proc, order, answers) {
+    var combos = [{}];
+    unknownIds(order, answers).forEach(function (qid) {
+      var wider = [];
+      combos.forEach(function (assumed) {
+        options(questionOf(proc, qid)).forEach(function (opt) {
+          var next = Object.assign({}, assumed);
+          next[qid] = opt.value;
+          wider.push(next);
+        });
+      });
+      combos = wider;
+    });
+    return combos.map(function (assumed) {
+      return { assumed: assumed, node: follow(proc.tree, Object.assign({}, answers, assumed)) };
+    });
+  }
+
+  // Where the walk stands: the unknown questions, the cases, and the first question a case still
+  // needs (its answer then applies to every case; `Branches.next_question` of the CLI).
+  function walkOf(proc, order, answers) {
+    var cases = branchesOf(proc, order, answers);
+    var asked = null;
+    for (var i = 0; i < cases.length && asked === null; i++) {
+      if (cases[i].node.question) { asked = cases[i].node.question; }
+    }
+    return { unknown: unknownIds(order, answers), cases: cases, question: asked };
   }
 
   function ruleOf(proc, outcome) {
@@ -191,11 +234,18 @@
   }
 
   function answerLabel(question, value) {
+    if (value === UNKNOWN) { return DONT_KNOW; }
     var opts = options(question);
     for (var i = 0; i < opts.length; i++) {
       if (same(opts[i].value, value)) { return opts[i].label; }
     }
     return String(value);
+  }
+
+  // An assumed answer as the command line labels it (Question.label): « oui », « non », the choice's label.
+  function caseLabel(question, value) {
+    if (question.type === "bool") { return value ? "oui" : "non"; }
+    return answerLabel(question, value);
   }
 
   // -- one questionnaire widget ------------------------------------------------------------------
@@ -224,10 +274,12 @@
   }
 
   function answerText(value) {
-    return value === true ? "oui" : value === false ? "non" : String(value);
+    return value === UNKNOWN ? "?" : value === true ? "oui" : value === false ? "non" : String(value);
   }
 
+  // « ? » in the URL is « je ne sais pas »: the question's `ifUnknown` answer when it has one.
   function answerValue(question, text) {
+    if (text === "?") { return has(question, "ifUnknown") ? question.ifUnknown : (options(question).length ? UNKNOWN : null); }
     if (question.type === "bool") { return text === "oui" ? true : text === "non" ? false : null; }
     var opts = options(question);
     for (var i = 0; i < opts.length; i++) {
@@ -278,12 +330,12 @@
     this.amountsTyped = {};
     if (!this.proc) { return; }
     for (var i = 0; i < state.answers.length; i++) {
-      var node = follow(this.proc.tree, this.answers);
-      if (!node.question || node.question !== state.answers[i][0]) { break; }
-      var value = answerValue(questionOf(this.proc, node.question), state.answers[i][1]);
+      var asked = walkOf(this.proc, this.order, this.answers).question;
+      if (!asked || asked !== state.answers[i][0]) { break; }
+      var value = answerValue(questionOf(this.proc, asked), state.answers[i][1]);
       if (value === null) { break; }
-      this.order.push(node.question);
-      this.answers[node.question] = value;
+      this.order.push(asked);
+      this.answers[asked] = value;
     }
     this.amountsTyped = state.amounts;
   };
@@ -332,12 +384,16 @@
     if (!this.proc) { box.appendChild(this.picker()); return; }
     box.appendChild(this.header());
     box.appendChild(this.history());
-    var next = follow(this.proc.tree, this.answers);
+    var walk = walkOf(this.proc, this.order, this.answers);
+    var next = walk.cases[0].node;
     var rule = next.outcome ? ruleOf(this.proc, next.outcome) : null;
-    if (rule) {
+    var ruled = walk.cases.every(function (c) { return c.node.outcome && ruleOf(this.proc, c.node.outcome); }, this);
+    if (walk.question) {
+      box.appendChild(this.question(questionOf(this.proc, walk.question)));
+    } else if (walk.unknown.length && ruled) {
+      box.appendChild(this.unknownDecision(walk));
+    } else if (rule && !walk.unknown.length) {
       box.appendChild(this.decision(rule, next.inputs || [], next.given || {}));
-    } else if (next.question) {
-      box.appendChild(this.question(questionOf(this.proc, next.question)));
     } else {
       box.appendChild(el("p", "rq-none", "Aucune règle de cette procédure ne couvre ces réponses : consultez la table de décision."));
     }
@@ -470,12 +526,18 @@
       buttons.appendChild(button(opt.label, "rq-choice" + (primary ? " md-button--primary" : ""),
         function () { self.answer(q.id, opt.value); }));
     });
+    // « Je ne sais pas », last: the question's `ifUnknown` answer, else every answer is tried.
+    if (options(q).length) {
+      var dontKnow = has(q, "ifUnknown") ? q.ifUnknown : UNKNOWN;
+      buttons.appendChild(button(DONT_KNOW, "rq-choice rq-dont-know", function () { self.answer(q.id, dontKnow); }));
+    }
     box.appendChild(buttons);
     return box;
   };
 
   // The input step of a computed leaf: one field per amount (a list for several), a choice as a list.
-  Questionnaire.prototype.amounts = function (rule, inputs, given, calculate) {
+  // `compute(values)` gives what `calculate` shows (it may throw a kernel's Refusal).
+  Questionnaire.prototype.amounts = function (inputs, compute, calculate) {
     var self = this;
     var form = el("form", "rq-amounts");
     var step = el("p", "rq-question-text rq-step", "Les montants du coup :");
@@ -537,7 +599,7 @@
         self.save(true);
       }
       try {
-        calculate(computeDecision(self.proc, rule, values, given));
+        calculate(compute(values));
         error.textContent = "";
       } catch (e) {
         if (!(e instanceof K.Refusal)) { throw e; }
@@ -552,6 +614,140 @@
     });
     form.rulingRecalculate = calculateNow;
     return form;
+  };
+
+  // The cited clauses, each whole in a blockquote, to read at the table.
+  function citedClauses(citations) {
+    var cites = el("div", "rq-cites");
+    cites.appendChild(el("p", "rq-cites-title", citations.length > 1 ? "Règles citées, à lire à la table :" : "Règle citée, à lire à la table :"));
+    citations.forEach(function (citation) {
+      var clause = DATA.clauses[citation];
+      var block = el("blockquote", "rq-clause");
+      var ref = el("p", "rq-clause-ref");
+      var a = el("a", "", citation + (clause && clause.title ? " — " + clause.title : ""));
+      if (clause) { a.href = siteUrl(clause.url); }
+      ref.appendChild(a);
+      block.appendChild(ref);
+      if (clause) {
+        if (clause.text) { block.appendChild(el("p", "rq-clause-text", clause.text)); }
+        if (clause.items && clause.items.length) {
+          var ul = el("ul", "rq-clause-items");
+          clause.items.forEach(function (item) { ul.appendChild(el("li", "", item)); });
+          block.appendChild(ul);
+        }
+        if (clause.after) { block.appendChild(el("p", "rq-clause-after", clause.after)); }
+      }
+      cites.appendChild(block);
+    });
+    return cites;
+  }
+
+  // The citations a decision names after its text, as `ruling decide` does: those of the base.
+  function citationList(rule) {
+    return rule.cites.filter(function (c) { return has(DATA.clauses, c); });
+  }
+
+  // The cases grouped by identical decision text, in the order met (branches_report's groups).
+  function groupCases(proc, unknown, decided) {
+    var groups = [], byText = {};
+    decided.forEach(function (c) {
+      var when = unknown.map(function (qid) { return caseLabel(questionOf(proc, qid), c.assumed[qid]); }).join(" ; ");
+      if (!has(byText, c.text)) {
+        byText[c.text] = { text: c.text, rule: c.rule, whens: [] };
+        groups.push(byText[c.text]);
+      }
+      byText[c.text].whens.push(when);
+    });
+    return groups;
+  }
+
+  // The decisions side by side, in the command line's sentences (ruling/decide/unknown.py:
+  // branches_report); one decision when every case gives the same.
+  function caseSummary(proc, unknown, groups) {
+    var wrap = el("div", "rq-unknown-summary");
+    var names = unknown.map(function (qid) { return "« " + questionOf(proc, qid).text + " »"; }).join(" et ");
+    var cited = function (rule) { return "(" + citationList(rule).join(", ") + ")"; };
+    if (groups.length === 1) {
+      wrap.appendChild(el("p", "rq-unknown-title", "Quelle que soit la réponse à " + names + ", la décision est la même :"));
+      wrap.appendChild(el("p", "rq-unknown-decision", groups[0].text));
+      wrap.appendChild(el("p", "rq-unknown-cited", cited(groups[0].rule)));
+      return wrap;
+    }
+    wrap.appendChild(el("p", "rq-unknown-title", "Réponse inconnue à " + names + " : voici la décision dans chaque cas."));
+    var list = el("div", "rq-cases");
+    groups.forEach(function (group) {
+      var item = el("div", "rq-case");
+      if (group.whens.length === 1) {
+        item.appendChild(el("p", "rq-case-when", "• Si : " + group.whens[0]));
+      } else {
+        item.appendChild(el("p", "rq-case-when", "• Si l'un de ces cas :"));
+        var whens = el("ul", "rq-case-whens");
+        group.whens.forEach(function (when) { whens.appendChild(el("li", "", "– " + when)); });
+        item.appendChild(whens);
+      }
+      item.appendChild(el("p", "rq-case-decision", "→ " + group.text + " " + cited(group.rule)));
+      list.appendChild(item);
+    });
+    wrap.appendChild(list);
+    return wrap;
+  }
+
+  // Each clause the cases cite, once, in the order met.
+  function casesCitations(groups) {
+    var seen = [];
+    groups.forEach(function (g) { citationList(g.rule).forEach(function (c) { if (seen.indexOf(c) < 0) { seen.push(c); } }); });
+    return seen;
+  }
+
+  // After « je ne sais pas », every case decided: their decisions side by side. A computed case
+  // first asks, in one amounts form, every amount the computed cases need (an answer the walk
+  // already has is given), then runs each case's kernel with its own `given`.
+  Questionnaire.prototype.unknownDecision = function (walk) {
+    var self = this;
+    var proc = this.proc;
+    var params = DATA.parameters[proc.book] || {};
+    var box = el("div", "rq-decision rq-unknown admonition success");
+    box.appendChild(el("p", "admonition-title", "Décision selon la réponse"));
+    var shown = el("div", "rq-unknown-shown");
+    var cases = walk.cases.map(function (c) { return { assumed: c.assumed, node: c.node, rule: ruleOf(proc, c.node.outcome) }; });
+    var inputs = [];
+    cases.forEach(function (c) {
+      if (!c.rule.compute) { return; }
+      (c.node.inputs || []).forEach(function (id) {
+        if (!has(self.answers, id) && inputs.indexOf(id) < 0) { inputs.push(id); }
+      });
+    });
+    // the decision of every case from the typed amounts (none needed when no case computes)
+    function decideAll(values) {
+      return cases.map(function (c) {
+        if (!c.rule.compute) { return { assumed: c.assumed, rule: c.rule, text: K.render(K.pick(c.rule.decision), params, c.rule.each) }; }
+        var own = {};
+        (c.node.inputs || []).forEach(function (id) {
+          own[id] = has(c.assumed, id) ? c.assumed[id] : has(self.answers, id) ? self.answers[id] : values[id];
+        });
+        return { assumed: c.assumed, rule: c.rule, text: computeDecision(proc, c.rule, own, c.node.given || {}).text };
+      });
+    }
+    function show(decided) {
+      shown.textContent = "";
+      if (!decided) { return; }
+      var groups = groupCases(proc, walk.unknown, decided);
+      shown.appendChild(caseSummary(proc, walk.unknown, groups));
+      shown.appendChild(citedClauses(casesCitations(groups)));
+    }
+    var form = null;
+    if (cases.some(function (c) { return c.rule.compute; })) {
+      form = this.amounts(inputs, decideAll, show);
+      box.appendChild(form);
+    } else {
+      show(decideAll({}));
+    }
+    box.appendChild(shown);
+    var again = el("div", "rq-again");
+    again.appendChild(button("Recommencer", "rq-restart", function () { self.start(self.proc); }));
+    box.appendChild(again);
+    if (form && (Object.keys(this.amountsTyped).length || !inputs.length)) { form.rulingRecalculate(false); }  // restored from the URL
+    return box;
   };
 
   Questionnaire.prototype.decision = function (rule, inputs, given) {
@@ -576,35 +772,15 @@
     box.appendChild(reading);
     var form = null;
     if (rule.compute) {
-      form = this.amounts(rule, inputs, given, function (computed) {
+      var compute = function (values) { return computeDecision(self.proc, rule, values, given); };
+      form = this.amounts(inputs, compute, function (computed) {
         text.textContent = computed ? computed.text : "";
         text.hidden = !computed;
         showReading(computed ? computed.figures.cas : undefined);
       });
       box.insertBefore(form, text);
     }
-    var cites = el("div", "rq-cites");
-    cites.appendChild(el("p", "rq-cites-title", rule.cites.length > 1 ? "Règles citées, à lire à la table :" : "Règle citée, à lire à la table :"));
-    rule.cites.forEach(function (citation) {
-      var clause = DATA.clauses[citation];
-      var block = el("blockquote", "rq-clause");
-      var ref = el("p", "rq-clause-ref");
-      var a = el("a", "", citation + (clause && clause.title ? " — " + clause.title : ""));
-      if (clause) { a.href = siteUrl(clause.url); }
-      ref.appendChild(a);
-      block.appendChild(ref);
-      if (clause) {
-        if (clause.text) { block.appendChild(el("p", "rq-clause-text", clause.text)); }
-        if (clause.items && clause.items.length) {
-          var ul = el("ul", "rq-clause-items");
-          clause.items.forEach(function (item) { ul.appendChild(el("li", "", item)); });
-          block.appendChild(ul);
-        }
-        if (clause.after) { block.appendChild(el("p", "rq-clause-after", clause.after)); }
-      }
-      cites.appendChild(block);
-    });
-    box.appendChild(cites);
+    box.appendChild(citedClauses(rule.cites));
     var again = el("div", "rq-again");
     again.appendChild(button("Recommencer", "rq-restart", function () { self.start(self.proc); }));
     box.appendChild(again);
@@ -636,7 +812,7 @@
   }
 
   window.RulingQuestionnaire = { follow: follow, computeDecision: computeDecision, parseAmount: parseAmount,
-                                 readState: readState };
+                                 readState: readState, walk: walkOf, UNKNOWN: UNKNOWN };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", mount);
   } else {
