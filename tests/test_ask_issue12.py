@@ -140,7 +140,7 @@ TRAIN_RIGHT = 1048
 
 def test_question_mark_explains_the_question_with_its_clauses(run):
     result = run("ask", "fausse-donne", "--book", "club", input="?\nn\n1\nn\n")
-    assert "  o = oui, n = non\n  Cette question vient de : club:2-17, club:2-4, club:2-9, club:15-1, club:2-20" in result.output
+    assert "  o = oui, n = non\n  Cette question vient de : club:2-17, club:2-9, club:15-1, club:2-4, club:2-20" in result.output
     assert result.exit_code == 0 and "Décision — " in result.output
 
 

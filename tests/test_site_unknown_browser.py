@@ -267,3 +267,63 @@ def test_the_browsers_walk_after_an_unknown_is_the_engines(page, server, kb):
     })""", cases)
     assert len(cases) > len(kb.procedures)
     assert mismatches == []
+
+
+# -- the site trial of 2026-12-04 (helper, the built site only): what it found ---------------------
+
+device = test_site_browser.device
+
+
+def test_a_case_the_amounts_rule_out_is_set_aside_not_a_dead_end(page, server, kb):
+    """Club short bet, the kind of error unknown: 300 facing 200 is no short call, so that case is
+    set aside with the calculator's refusal and the others are decided (before, every amount showed
+    a refusal and no decision: a dead end), as `ruling decide … -a erreur=?` says it."""
+    proc = _procedure(kb, "club", "relance-insuffisante")
+    _open(page, server, proc)
+    _choose(page, DONT_KNOW)
+    _choose(page, _label(proc.question("tour"), "apres-flop"))
+    _choose(page, _label(proc.question("deja-mise"), False))
+    page.locator("form.rq-amounts").wait_for()
+    page.fill("input[name='grosse-blind']", "100")
+    page.fill("input[name='mises']", "200")
+    page.fill("input[name='mise-posee']", "300")
+    page.locator("button.rq-calculate").click()
+    lines, refs = _shown(page)
+    known = {"tour": "apres-flop", "deja-mise": False, "grosse-blind": 100, "mises": [200], "mise-posee": 300}
+    expected, cited = _expected(kb, proc, known, ["erreur"])
+    assert lines == expected and refs == cited
+    assert lines[-1] == ("• Exclu par les montants tapés : " + proc.question("erreur").choices["mise"]
+                         + " (une mise de 300 atteint déjà le montant dû (200) : elle n'est pas insuffisante)")
+    assert page.locator(".rq-error").inner_text() == ""
+
+
+def test_several_unknowns_name_the_question_of_each_answer(page, server, kb):
+    """Two answers unknown: each case says which answer is whose (« oui ; non » alone did not)."""
+    proc = _procedure(kb, "club", "flop-irregulier")
+    _open(page, server, proc)
+    _choose(page, proc.question("defaut").choices["deux-brulees"])
+    _choose(page, DONT_KNOW)
+    while page.locator(".rq-unknown-summary").count() == 0:
+        _choose(page, DONT_KNOW)
+    lines, _ = _shown(page)
+    unknown = [q for q in ("ordre-brulees-connu", "ordre-connu") if page.locator(".rq-answered").filter(
+        has_text=proc.question(q).text).count()]
+    expected, _ = _expected(kb, proc, {"defaut": "deux-brulees"}, unknown)
+    assert len(unknown) == 2 and lines == expected
+    assert any(line.startswith(f"• Si : « {proc.question(unknown[0]).text} » : ") for line in lines), lines
+
+
+def test_a_situation_decided_without_a_question_scrolls_to_its_decision(device, server):
+    """A tap far down the list on a situation that needs no question (infos « pot annexe »): its
+    decision is brought on screen and focused (before, it was drawn above the screen)."""
+    device.goto(server + "questionnaire.html")
+    group = device.locator("details.rq-group[data-book='infos']")
+    group.locator("summary").click()
+    target = group.locator("button.rq-procedure", has_text="pot annexe")
+    target.scroll_into_view_if_needed()
+    assert device.evaluate("window.scrollY") > 300
+    target.click()
+    device.locator(".rq-decision").wait_for()
+    top = device.evaluate("document.querySelector('.rq-decision').getBoundingClientRect().top")
+    assert 0 <= top < device.evaluate("window.innerHeight"), top
+    assert device.evaluate("document.activeElement.classList.contains('rq-decision')")

@@ -368,8 +368,11 @@
 
   // Bring the step to answer under the thumb: scrolled below the sticky header, and focused.
   Questionnaire.prototype.focusStep = function () {
-    var target = this.root.querySelector(".rq-step");
+    // the question to answer, else the decision (a situation decided without a question: a tap
+    // far down the list must not leave the decision drawn above the screen)
+    var target = this.root.querySelector(".rq-step") || this.root.querySelector(".rq-decision, .rq-none");
     if (!target) { return; }
+    if (!target.hasAttribute("tabindex")) { target.tabIndex = -1; }
     var header = document.querySelector(".md-header");
     // 64 px more: material's « Retour en haut de la page » button floats there while scrolling up.
     var offset = (header ? header.getBoundingClientRect().height : 0) + 64;
@@ -648,10 +651,19 @@
   }
 
   // The cases grouped by identical decision text, in the order met (branches_report's groups).
+  // A case's assumed answers (unknown._when): with several unknowns, each after its question.
+  function whenOf(proc, unknown, assumed) {
+    if (unknown.length === 1) { return caseLabel(questionOf(proc, unknown[0]), assumed[unknown[0]]); }
+    return unknown.map(function (qid) {
+      var q = questionOf(proc, qid);
+      return "« " + q.text + " » : " + caseLabel(q, assumed[qid]);
+    }).join(" ; ");
+  }
+
   function groupCases(proc, unknown, decided) {
     var groups = [], byText = {};
     decided.forEach(function (c) {
-      var when = unknown.map(function (qid) { return caseLabel(questionOf(proc, qid), c.assumed[qid]); }).join(" ; ");
+      var when = whenOf(proc, unknown, c.assumed);
       if (!has(byText, c.text)) {
         byText[c.text] = { text: c.text, rule: c.rule, whens: [] };
         groups.push(byText[c.text]);
@@ -663,11 +675,11 @@
 
   // The decisions side by side, in the command line's sentences (ruling/decide/unknown.py:
   // branches_report); one decision when every case gives the same.
-  function caseSummary(proc, unknown, groups) {
+  function caseSummary(proc, unknown, groups, impossible) {
     var wrap = el("div", "rq-unknown-summary");
     var names = unknown.map(function (qid) { return "« " + questionOf(proc, qid).text + " »"; }).join(" et ");
     var cited = function (rule) { return "(" + citationList(rule).join(", ") + ")"; };
-    if (groups.length === 1) {
+    if (groups.length === 1 && !impossible.length) {
       wrap.appendChild(el("p", "rq-unknown-title", "Quelle que soit la réponse à " + names + ", la décision est la même :"));
       wrap.appendChild(el("p", "rq-unknown-decision", groups[0].text));
       wrap.appendChild(el("p", "rq-unknown-cited", cited(groups[0].rule)));
@@ -686,6 +698,11 @@
         item.appendChild(whens);
       }
       item.appendChild(el("p", "rq-case-decision", "→ " + group.text + " " + cited(group.rule)));
+      list.appendChild(item);
+    });
+    impossible.forEach(function (c) {  // the cases the amounts rule out, with the kernel's refusal
+      var item = el("div", "rq-case rq-case-impossible");
+      item.appendChild(el("p", "rq-case-when", "• Exclu par les montants tapés : " + whenOf(proc, unknown, c.assumed) + " (" + c.reason + ")"));
       list.appendChild(item);
     });
     wrap.appendChild(list);
@@ -717,22 +734,36 @@
         if (!has(self.answers, id) && inputs.indexOf(id) < 0) { inputs.push(id); }
       });
     });
-    // the decision of every case from the typed amounts (none needed when no case computes)
+    // the decision of every case from the typed amounts (none needed when no case computes); a
+    // case whose kernel refuses the amounts is impossible with them: set aside with the refusal
+    // (unknown.branches), unless every case is refused (then the first refusal, as when all is known)
     function decideAll(values) {
-      return cases.map(function (c) {
-        if (!c.rule.compute) { return { assumed: c.assumed, rule: c.rule, text: K.render(K.pick(c.rule.decision), params, c.rule.each) }; }
+      var decided = [], impossible = [], refused = null;
+      cases.forEach(function (c) {
+        if (!c.rule.compute) {
+          decided.push({ assumed: c.assumed, rule: c.rule, text: K.render(K.pick(c.rule.decision), params, c.rule.each) });
+          return;
+        }
         var own = {};
         (c.node.inputs || []).forEach(function (id) {
           own[id] = has(c.assumed, id) ? c.assumed[id] : has(self.answers, id) ? self.answers[id] : values[id];
         });
-        return { assumed: c.assumed, rule: c.rule, text: computeDecision(proc, c.rule, own, c.node.given || {}).text };
+        try {
+          decided.push({ assumed: c.assumed, rule: c.rule, text: computeDecision(proc, c.rule, own, c.node.given || {}).text });
+        } catch (e) {
+          if (!(e instanceof K.Refusal)) { throw e; }
+          refused = refused || e;
+          impossible.push({ assumed: c.assumed, reason: K.refusalText(DATA, e) });
+        }
       });
+      if (!decided.length && refused) { throw refused; }
+      return { decided: decided, impossible: impossible };
     }
-    function show(decided) {
+    function show(result) {
       shown.textContent = "";
-      if (!decided) { return; }
-      var groups = groupCases(proc, walk.unknown, decided);
-      shown.appendChild(caseSummary(proc, walk.unknown, groups));
+      if (!result) { return; }
+      var groups = groupCases(proc, walk.unknown, result.decided);
+      shown.appendChild(caseSummary(proc, walk.unknown, groups, result.impossible));
       shown.appendChild(citedClauses(casesCitations(groups)));
     }
     var form = null;
