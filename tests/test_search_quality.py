@@ -37,13 +37,14 @@ ROOT = Path(__file__).resolve().parent.parent
 #: The twelfth (3 queries for each of the 237 clauses: 532/711 and 613/711 before any tuning) made
 #: it 409: 337/409 and 376/409 before its training part joined the phrasings, 332/409 and 375/409
 #: after (the 279 earlier ones 232 -> 236 and 261 -> 261; the twelfth's 130: 105 -> 96 and 115 -> 114;
-#: cv 79.1/91.7 %)
-HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.81, 0.915
+#: cv 79.1/91.7 %), then 336/409 and 375/409 without phrases looked for in the phrasings
+#: (ranking.PHRASE_FIELDS, cv 79.6/91.7 %; the 279: 238 and 262)
+HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.82, 0.915
 #: the second held-out set (120 queries): reached 93/120 and 109/120, then 100/120 and 109/120 with the coverage factor,
 #: then 100/120 and 111/120 with HOUSE_BOOST 5, then 101/120 and 111/120 with the sixth batch's keywords,
 #: then 107/120 and 117/120 with the phrasings, 109/120 and 117/120 with the eighth batch's,
 #: 110/120 and 118/120 with the ninth's, the same with the tenth's, 111/120 and 118/120 with the eleventh's,
-#: 111/120 and 119/120 with the twelfth's
+#: 111/120 and 119/120 with the twelfth's, 113/120 and 118/120 without phrases in the phrasings
 FRESH_AT_1, FRESH_AT_3 = 0.89, 0.97
 
 

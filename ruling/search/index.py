@@ -16,7 +16,7 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "20"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "21"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
 SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited", "phrasings")
@@ -49,7 +49,7 @@ def schema():
         questions=TEXT(analyzer=analyzer, stored=True),  # a procedure's questions: a field of its own
         # a procedure: the topics and keywords of the clauses it cites; no phrase looked for in it
         cited=TEXT(analyzer=analyzer, phrase=False),
-        phrasings=TEXT(analyzer=analyzer),  # phrasings.yaml: what people typed to find this entry
+        phrasings=TEXT(analyzer=analyzer, phrase=False),  # phrasings.yaml: what people typed to find this entry
         all=TEXT(analyzer=analyzer, phrase=False),
     )
 

@@ -44,8 +44,10 @@ PAIR_FIELDS = ("title", "keywords", "body", "questions")
 #: phrase: not "cited" (a procedure's copy of its clauses' text and decisions), whose positions are
 #: then not indexed. Its phrases were a third of a search's time, and without them the picker's cv
 #: rose from 592 to 595 of 690 (`scripts/picker_accuracy.py cv`), clauses' cv unchanged (the field
-#: is a procedure's only), 2026-12-04.
-PHRASE_FIELDS = ("title", "keywords", "chapter", "body", "questions", "phrasings")
+#: is a procedure's only), 2026-12-04. Nor "phrasings" (what people typed, 3,200 of them since the
+#: twelfth outside batch): search cv r@1 / r@3 79.1 / 91.7 % -> 79.6 / 91.7 %, picker cv 937 -> 935
+#: of 1068, and an index built 0.08 s sooner (`bench/bench_search_cold.py`), 2026-12-04.
+PHRASE_FIELDS = ("title", "keywords", "chapter", "body", "questions")
 #: Procedures are ranked among clauses, their score scaled down: their questions and
 #: keyword lists hold many everyday words that would otherwise push the clause aside. 0.8
 #: (0.6 with the body at 1.5) kept a situation's procedure among the first hits beside its clause;
