@@ -61,6 +61,14 @@ def _shown(page) -> tuple[list[str], list[str]]:
     return _lines(summary.inner_text()), refs
 
 
+def _calculated(page, typed: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Type the amounts of the form, press « Calculer »: what `_shown` reads then."""
+    for name, value in typed.items():
+        page.fill(f"input[name='{name}']", value)
+    page.locator("button.rq-calculate").click()
+    return _shown(page)
+
+
 def _open(page, server, proc) -> None:
     page.goto(server + f"procedures/{proc.book}/{proc.id}.html")
     page.locator(".rq-question").wait_for()
@@ -212,11 +220,7 @@ def test_computed_cases_each_with_its_own_street(page, server, kb):
     _choose(page, _label(proc.question("deja-mise"), False))
     page.locator("form.rq-amounts").wait_for()
     assert page.locator("select[name='tour']").count() == 0  # assumed in each case, never typed
-    page.fill("input[name='grosse-blind']", "100")
-    page.fill("input[name='mises']", "200")
-    page.fill("input[name='mise-posee']", "290")
-    page.locator("button.rq-calculate").click()
-    lines, refs = _shown(page)
+    lines, refs = _calculated(page, {"grosse-blind": "100", "mises": "200", "mise-posee": "290"})
     known = {"erreur": "relance-sans-annonce", "deja-mise": False, "grosse-blind": 100, "mises": [200], "mise-posee": 290}
     expected, cited = _expected(kb, proc, known, ["tour"])
     assert lines == expected and refs == cited
@@ -274,9 +278,9 @@ def test_the_browsers_walk_after_an_unknown_is_the_engines(page, server, kb):
 device = test_site_browser.device
 
 
-def test_a_case_the_amounts_rule_out_is_set_aside_not_a_dead_end(page, server, kb):
+def test_a_case_the_amounts_do_not_fit_is_said_apart_not_a_dead_end(page, server, kb):
     """Club short bet, the kind of error unknown: 300 facing 200 is no short call, so that case is
-    set aside with the calculator's refusal and the others are decided (before, every amount showed
+    said apart with the calculator's refusal and the others are decided (before, every amount showed
     a refusal and no decision: a dead end), as `ruling decide … -a erreur=?` says it."""
     proc = _procedure(kb, "club", "relance-insuffisante")
     _open(page, server, proc)
@@ -284,16 +288,12 @@ def test_a_case_the_amounts_rule_out_is_set_aside_not_a_dead_end(page, server, k
     _choose(page, _label(proc.question("tour"), "apres-flop"))
     _choose(page, _label(proc.question("deja-mise"), False))
     page.locator("form.rq-amounts").wait_for()
-    page.fill("input[name='grosse-blind']", "100")
-    page.fill("input[name='mises']", "200")
-    page.fill("input[name='mise-posee']", "300")
-    page.locator("button.rq-calculate").click()
-    lines, refs = _shown(page)
+    lines, refs = _calculated(page, {"grosse-blind": "100", "mises": "200", "mise-posee": "300"})
     known = {"tour": "apres-flop", "deja-mise": False, "grosse-blind": 100, "mises": [200], "mise-posee": 300}
     expected, cited = _expected(kb, proc, known, ["erreur"])
     assert lines == expected and refs == cited
-    assert lines[-1] == ("• Exclu par les montants tapés : " + proc.question("erreur").choices["mise"]
-                         + " (une mise de 300 atteint déjà le montant dû (200) : elle n'est pas insuffisante)")
+    assert lines[-2:] == ["• Si : " + proc.question("erreur").choices["mise"], "→ ce cas ne s'applique pas aux montants "
+                          "tapés : une mise de 300 atteint déjà le montant dû (200) : elle n'est pas insuffisante"]
     assert page.locator(".rq-error").inner_text() == ""
 
 

@@ -7,8 +7,9 @@ them is asked. An amount has no finite set of values: only one its declaration m
 figures (`amount_grid`), and the decision given when it is the same for every value up to the
 smallest other figure; a list its calculator reads as 0 or more (`zero-or-more`) is tried all 0
 and all more. Never a guess between different decisions: otherwise the figure is asked again.
-A case whose calculator refuses the figures typed (a bet of 300 facing 200 is no short call) is
-impossible with them: it is set aside with the refusal, said beside the others' decisions.
+A case whose calculator refuses the figures typed (a bet of 300 facing 200 is no short call; an
+all-in of a full bet is a normal bet) does not apply to them: it is said apart with the refusal,
+beside the others' decisions (not « impossible »: the answer may be true, this rule then not).
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class Branches:
     amount: Any = None  # the unknown figure (an amount or a list of them), if one is
     amount_holds: bool = False  # the decision is the same for each value of `amount` tried
     amount_upto: int | None = None  # on a grid: it holds for every value of `amount` up to this one
-    impossible: list = field(default_factory=list)  # (assumed answers, the calculator's refusal) of the cases the figures rule out
+    refused: list = field(default_factory=list)  # (assumed answers, the calculator's refusal): cases the figures do not fit
 
     @property
     def decided(self) -> bool:
@@ -63,8 +64,8 @@ class Branches:
                                 "cases": [{"assumed": assumed, **decision.to_json()} for assumed, decision in self.cases]}
         if self.amount_upto is not None:  # each case holds for every value of the amount up to this one
             data["amount_holds_upto"] = {self.amount.id: self.amount_upto}
-        if self.impossible:
-            data["impossible"] = [{"assumed": assumed, "reason": reason} for assumed, reason in self.impossible]
+        if self.refused:
+            data["refused"] = [{"assumed": assumed, "reason": reason} for assumed, reason in self.refused]
         return data
 
 
@@ -135,18 +136,18 @@ def branches(kb, procedure, values: dict, unknown: list) -> Branches:
     tried: dict[str, Any] = {"grid": amount_grid, "zero-or-more": zero_or_more}
     domains: list[list] = [tried[q.tried_if_unknown](procedure, values) if q.tried_if_unknown else q.domain
                            for q in unknown]
-    refused: list[CalculatorError] = []
+    refusals: list[CalculatorError] = []
     for combo in product(*domains):
         assumed = {q.id: v for q, v in zip(unknown, combo)}
         try:
             result.cases.append((assumed, decide_procedure(kb, procedure, {**values, **assumed})))
         except CalculatorError as e:
-            if amount is None:  # this answer is impossible with the figures typed: said, not decided
-                refused.append(e)
-                result.impossible.append((assumed, str(e)))
+            if amount is None:  # this case does not apply to the figures typed: said, not decided
+                refusals.append(e)
+                result.refused.append((assumed, str(e)))
             # else: this value of the amount is impossible with the figures typed
-    if refused and not result.cases:
-        raise refused[0]  # no answer fits the figures: the calculator's refusal, as when all is known
+    if refusals and not result.cases:
+        raise refusals[0]  # no answer fits the figures: the calculator's refusal, as when all is known
     if amount is not None and all(d.decided for _, d in result.cases):
         _settle_amount(result, _typed_amounts(procedure, values))
     return result
@@ -179,13 +180,13 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
     for assumed, decision in result.cases:
         groups.setdefault(decision.decision or "", (decision, []))[1].append(_when(procedure, result, assumed))
     on_grid = result.amount_upto is not None
-    if len(groups) == 1 and on_grid and not result.impossible:
+    if len(groups) == 1 and on_grid and not result.refused:
         decision = result.cases[0][1]
         others = " et ".join(f"« {q.text} »" for q in result.unknown if q is not result.amount)
         lines = [f"Pour toute réponse à « {result.amount.text} » jusqu'à {result.amount_upto} (le plus petit montant "
                  f"tapé){f', et quelle que soit la réponse à {others}' if others else ''}, la décision est la même :",
                  decision.decision or "", f"({', '.join(c.citation for c in decision.citations)})"]
-    elif len(groups) == 1 and not result.impossible:
+    elif len(groups) == 1 and not result.refused:
         decision = result.cases[0][1]
         lines = [f"Quelle que soit la réponse à {names}, la décision est la même :", decision.decision or "",
                  f"({', '.join(c.citation for c in decision.citations)})"]
@@ -199,8 +200,8 @@ def branches_report(procedure, result: Branches, kb=None, known: dict | None = N
                 lines.append("• Si l'un de ces cas :")
                 lines += [f"    – {when}" for when in conditions]
             lines.append(f"  → {text} ({', '.join(c.citation for c in decision.citations)})")
-        for assumed, reason in result.impossible:
-            lines += ["", f"• Exclu par les montants tapés : {_when(procedure, result, assumed)} ({reason})"]
+        for assumed, reason in result.refused:
+            lines += ["", f"• Si : {_when(procedure, result, assumed)}", f"  → ce cas ne s'applique pas aux montants tapés : {reason}"]
     if on_grid:
         lines.append(f"Au-delà de {result.amount_upto}, tapez le montant : la décision peut changer.")
     if kb is not None:

@@ -675,11 +675,11 @@
 
   // The decisions side by side, in the command line's sentences (ruling/decide/unknown.py:
   // branches_report); one decision when every case gives the same.
-  function caseSummary(proc, unknown, groups, impossible) {
+  function caseSummary(proc, unknown, groups, refused) {
     var wrap = el("div", "rq-unknown-summary");
     var names = unknown.map(function (qid) { return "« " + questionOf(proc, qid).text + " »"; }).join(" et ");
     var cited = function (rule) { return "(" + citationList(rule).join(", ") + ")"; };
-    if (groups.length === 1 && !impossible.length) {
+    if (groups.length === 1 && !refused.length) {
       wrap.appendChild(el("p", "rq-unknown-title", "Quelle que soit la réponse à " + names + ", la décision est la même :"));
       wrap.appendChild(el("p", "rq-unknown-decision", groups[0].text));
       wrap.appendChild(el("p", "rq-unknown-cited", cited(groups[0].rule)));
@@ -700,9 +700,10 @@
       item.appendChild(el("p", "rq-case-decision", "→ " + group.text + " " + cited(group.rule)));
       list.appendChild(item);
     });
-    impossible.forEach(function (c) {  // the cases the amounts rule out, with the kernel's refusal
-      var item = el("div", "rq-case rq-case-impossible");
-      item.appendChild(el("p", "rq-case-when", "• Exclu par les montants tapés : " + whenOf(proc, unknown, c.assumed) + " (" + c.reason + ")"));
+    refused.forEach(function (c) {  // the cases the amounts do not fit, with the kernel's refusal
+      var item = el("div", "rq-case rq-case-refused");
+      item.appendChild(el("p", "rq-case-when", "• Si : " + whenOf(proc, unknown, c.assumed)));
+      item.appendChild(el("p", "rq-case-decision", "→ ce cas ne s'applique pas aux montants tapés : " + c.reason));
       list.appendChild(item);
     });
     wrap.appendChild(list);
@@ -735,10 +736,10 @@
       });
     });
     // the decision of every case from the typed amounts (none needed when no case computes); a
-    // case whose kernel refuses the amounts is impossible with them: set aside with the refusal
+    // case whose kernel refuses the amounts does not apply to them: said apart with the refusal
     // (unknown.branches), unless every case is refused (then the first refusal, as when all is known)
     function decideAll(values) {
-      var decided = [], impossible = [], refused = null;
+      var decided = [], refusedCases = [], refused = null;
       cases.forEach(function (c) {
         if (!c.rule.compute) {
           decided.push({ assumed: c.assumed, rule: c.rule, text: K.render(K.pick(c.rule.decision), params, c.rule.each) });
@@ -753,17 +754,17 @@
         } catch (e) {
           if (!(e instanceof K.Refusal)) { throw e; }
           refused = refused || e;
-          impossible.push({ assumed: c.assumed, reason: K.refusalText(DATA, e) });
+          refusedCases.push({ assumed: c.assumed, reason: K.refusalText(DATA, e) });
         }
       });
       if (!decided.length && refused) { throw refused; }
-      return { decided: decided, impossible: impossible };
+      return { decided: decided, refused: refusedCases };
     }
     function show(result) {
       shown.textContent = "";
       if (!result) { return; }
       var groups = groupCases(proc, walk.unknown, result.decided);
-      shown.appendChild(caseSummary(proc, walk.unknown, groups, result.impossible));
+      shown.appendChild(caseSummary(proc, walk.unknown, groups, result.refused));
       shown.appendChild(citedClauses(casesCitations(groups)));
     }
     var form = null;
