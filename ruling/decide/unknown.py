@@ -136,18 +136,18 @@ def branches(kb, procedure, values: dict, unknown: list) -> Branches:
     tried: dict[str, Any] = {"grid": amount_grid, "zero-or-more": zero_or_more}
     domains: list[list] = [tried[q.tried_if_unknown](procedure, values) if q.tried_if_unknown else q.domain
                            for q in unknown]
-    refusals: list[CalculatorError] = []
+    first_refusal: CalculatorError | None = None
     for combo in product(*domains):
         assumed = {q.id: v for q, v in zip(unknown, combo)}
         try:
             result.cases.append((assumed, decide_procedure(kb, procedure, {**values, **assumed})))
         except CalculatorError as e:
             if amount is None:  # this case does not apply to the figures typed: said, not decided
-                refusals.append(e)
+                first_refusal = first_refusal or e
                 result.refused.append((assumed, str(e)))
             # else: this value of the amount is impossible with the figures typed
-    if refusals and not result.cases:
-        raise refusals[0]  # no answer fits the figures: the calculator's refusal, as when all is known
+    if first_refusal is not None and not result.cases:
+        raise first_refusal  # no answer fits the figures: the calculator's refusal, as when all is known
     if amount is not None and all(d.decided for _, d in result.cases):
         _settle_amount(result, _typed_amounts(procedure, values))
     return result

@@ -650,7 +650,6 @@
     return rule.cites.filter(function (c) { return has(DATA.clauses, c); });
   }
 
-  // The cases grouped by identical decision text, in the order met (branches_report's groups).
   // A case's assumed answers (unknown._when): with several unknowns, each after its question.
   function whenOf(proc, unknown, assumed) {
     if (unknown.length === 1) { return caseLabel(questionOf(proc, unknown[0]), assumed[unknown[0]]); }
@@ -660,6 +659,7 @@
     }).join(" ; ");
   }
 
+  // The cases grouped by identical decision text, in the order met (branches_report's groups).
   function groupCases(proc, unknown, decided) {
     var groups = [], byText = {};
     decided.forEach(function (c) {
