@@ -327,3 +327,29 @@ def test_a_situation_decided_without_a_question_scrolls_to_its_decision(device, 
     top = device.evaluate("document.querySelector('.rq-decision').getBoundingClientRect().top")
     assert 0 <= top < device.evaluate("window.innerHeight"), top
     assert device.evaluate("document.activeElement.classList.contains('rq-decision')")
+
+
+def test_an_empty_amounts_form_is_headed_as_such_and_an_empty_field_is_named(page, server, kb):
+    """Both site trials: « Décision » stood over an empty amounts form, and an empty field said
+    « « » : un nombre… »; the heading says « Montants à saisir » until the figures decide, and an
+    empty field's message names its question."""
+    proc = _procedure(kb, "cash", "mise-tapis-limite")
+    _open(page, server, proc)
+    _choose(page, DONT_KNOW)
+    page.locator("form.rq-amounts").wait_for()
+    heading = page.locator(".rq-decision .admonition-title")
+    assert heading.inner_text() == "Montants à saisir"
+    page.locator("button.rq-calculate").click()
+    question = proc.question(page.locator("form.rq-amounts input").first.get_attribute("name"))
+    assert page.locator(".rq-error").inner_text().startswith(f"« {question.text} » : à remplir, ")
+    assert heading.inner_text() == "Montants à saisir"
+    _calculated(page, {"mise-pleine": "20", "mise-tapis": "8"})
+    assert heading.inner_text() == "Décision selon la réponse"
+    _open(page, server, proc)
+    _choose(page, proc.question("structure").choices["limite"])
+    assert heading.inner_text() == "Montants à saisir"
+    page.fill("input[name='mise-pleine']", "20")
+    page.fill("input[name='mise-tapis']", "8")
+    page.locator("button.rq-calculate").click()
+    page.locator(".rq-decision-text:not([hidden])").wait_for()
+    assert heading.inner_text() == "Décision"

@@ -43,6 +43,7 @@
   // « Je ne sais pas »: an answer equal to no edge's value, so `follow` never takes it.
   var UNKNOWN = { unknown: true };
   var DONT_KNOW = "Je ne sais pas";
+  var AMOUNTS_TITLE = "Montants à saisir";
 
   // The questions answered « je ne sais pas », in the order answered (the CLI's order of `-a q=?`).
   function unknownIds(order, answers) {
@@ -589,8 +590,10 @@
         var q = fields[i].question, raw = fields[i].field.value;
         var value = q.type === "choice" ? (raw || null) : parseAmount(q, raw);
         if (value === null) {
+          // an empty field names its question (« « » » said nothing), a wrong one quotes what was typed
           error.textContent = q.type === "choice" ? "« " + q.text + " » : choisissez une réponse." :
-            "« " + raw + " » : " + EXPECTED[kindOf(q)] + (q.none ? ", ou « aucun »" : "");
+            "« " + (String(raw).trim() ? raw : q.text) + " » : " + (String(raw).trim() ? "" : "à remplir, ") +
+            EXPECTED[kindOf(q)] + (q.none ? ", ou « aucun »" : "");
           fields[i].field.focus();
           return;
         }
@@ -725,7 +728,9 @@
     var proc = this.proc;
     var params = DATA.parameters[proc.book] || {};
     var box = el("div", "rq-decision rq-unknown admonition success");
-    box.appendChild(el("p", "admonition-title", "Décision selon la réponse"));
+    // « Montants à saisir » until the figures give the decisions (no « Décision » over an empty form)
+    var heading = el("p", "admonition-title", "Décision selon la réponse");
+    box.appendChild(heading);
     var shown = el("div", "rq-unknown-shown");
     var cases = walk.cases.map(function (c) { return { assumed: c.assumed, node: c.node, rule: ruleOf(proc, c.node.outcome) }; });
     var inputs = [];
@@ -762,6 +767,7 @@
     }
     function show(result) {
       shown.textContent = "";
+      heading.textContent = result ? "Décision selon la réponse" : AMOUNTS_TITLE;
       if (!result) { return; }
       var groups = groupCases(proc, walk.unknown, result.decided);
       shown.appendChild(caseSummary(proc, walk.unknown, groups, result.refused));
@@ -769,6 +775,7 @@
     }
     var form = null;
     if (cases.some(function (c) { return c.rule.compute; })) {
+      heading.textContent = AMOUNTS_TITLE;
       form = this.amounts(inputs, decideAll, show);
       box.appendChild(form);
     } else {
@@ -785,7 +792,9 @@
   Questionnaire.prototype.decision = function (rule, inputs, given) {
     var self = this;
     var box = el("div", "rq-decision admonition success");
-    box.appendChild(el("p", "admonition-title", "Décision"));
+    // « Montants à saisir » until the figures give the decision (no « Décision » over an empty form)
+    var heading = el("p", "admonition-title", rule.compute ? AMOUNTS_TITLE : "Décision");
+    box.appendChild(heading);
     // A computed decision shows nothing until its figures exist (no template with blanks).
     // A decision without a computation may still name the book's parameters (« {{ jetons-gagnes-maximum }} »).
     var params = (this.proc && DATA.parameters[this.proc.book]) || {};
@@ -806,6 +815,7 @@
     if (rule.compute) {
       var compute = function (values) { return computeDecision(self.proc, rule, values, given); };
       form = this.amounts(inputs, compute, function (computed) {
+        heading.textContent = computed ? "Décision" : AMOUNTS_TITLE;
         text.textContent = computed ? computed.text : "";
         text.hidden = !computed;
         showReading(computed ? computed.figures.cas : undefined);
