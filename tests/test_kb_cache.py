@@ -49,6 +49,18 @@ def test_first_load_writes_the_cache_and_second_reads_it(fresh_cache):
     assert again.glossary == kb.glossary
 
 
+def test_the_cache_holds_what_dataclasses_astuple_would_write(fresh_cache):
+    # plain.astuple skips dataclasses.astuple's deep copy of every value; the bytes must not change
+    import dataclasses
+
+    kb = load_kb(RULEBOOK, use_cache=False)
+    # procedures are written without their catalogue and parameters (written once beside them)
+    procedures = [dataclasses.replace(p, catalogue=None, parameters={}) for p in kb.procedures]
+    for obj in [*kb.books, *procedures]:
+        assert plain.astuple(obj) == dataclasses.astuple(obj)
+    assert plain.astuple({"a": [(1, kb.books[0].revisions[0])]}) == {"a": [(1, dataclasses.astuple(kb.books[0].revisions[0]))]}
+
+
 def test_the_cache_is_plain_data_in_a_private_folder(fresh_cache):
     import marshal
 

@@ -218,6 +218,14 @@ def test_no_hit_gives_a_suggestion_from_the_vocabulary(kb):
     assert search(kb, "zzqxwv").suggestion is None
 
 
+def test_a_suggestion_is_a_word_of_the_rulebook_never_a_typo_people_typed(kb):
+    # phrasings.yaml holds what outside TDs typed, typos included (« anonce », « asoit »): a
+    # suggestion drawn from them printed « Vouliez-vous dire « anonce » ? »
+    assert search(kb, "anoncce").suggestion == "annoncée"
+    assert search(kb, "zzz asoitt").suggestion == "zzz assoit"
+    assert search(kb, "arivantt").suggestion is None
+
+
 def test_bad_options_are_french_user_errors(kb):
     from ruling.errors import UserError
 

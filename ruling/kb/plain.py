@@ -8,7 +8,7 @@ faster than JSON. Each object is the tuple of its dataclass fields in declaratio
 from __future__ import annotations
 
 import marshal
-from dataclasses import astuple, fields, replace
+from dataclasses import fields, replace
 from typing import Any  # the marshalled tuples: their shape is checked against SHAPE first
 
 from ruling.decide.catalogue import CalculatorSpec, Catalogue, Figure, Parameter
@@ -21,6 +21,24 @@ SHAPE = ";".join([f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in
                  + [f"{c.__name__}:{','.join(c.__slots__)}" for c in _PLAIN]
                  + ["KnowledgeBase:house_book,phrasings"])  # the last fields of the tuple dumps writes
 MAGIC = "ruling-kb"
+_FIELD_NAMES = {c: tuple(f.name for f in fields(c)) for c in _CLASSES}
+
+
+def astuple(obj: Any) -> Any:
+    """`dataclasses.astuple` for the base's classes, without its deep copy of every leaf value
+    (a third of writing the cache, the first search after install): the tuples are marshalled
+    at once, nothing keeps them."""
+    kind = type(obj)
+    names = _FIELD_NAMES.get(kind)
+    if names is not None:
+        return tuple([astuple(getattr(obj, name)) for name in names])
+    if kind is list:
+        return [astuple(item) for item in obj]
+    if kind is dict:
+        return {astuple(key): astuple(value) for key, value in obj.items()}
+    if kind is tuple:
+        return tuple([astuple(item) for item in obj])
+    return obj
 
 
 def dumps(kb: KnowledgeBase) -> bytes:

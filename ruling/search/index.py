@@ -16,10 +16,13 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "21"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "22"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
 SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited", "phrasings")
+#: The fields whose words a suggestion may propose (« Vouliez-vous dire … ? ») and whose terms the
+#: lexicon keeps: the rulebook's words, not "phrasings" (what people typed: « anonce », « arivant »).
+LEXICON_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited")
 #: The fields whose words make up "all" (word rarity, typo neighbours): not "cited", a
 #: procedure's copy of its clauses' keywords, which would make those words look common; not
 #: "phrasings", words as people typed them (their typos are no words of the rulebook).
@@ -171,9 +174,9 @@ def index_digest(kb, docs: list[dict] | None = None) -> str:
 class Lexicon:
     """What a search needs besides the whoosh index, computed once when it is built.
 
-    `words`: each folded word of the indexed texts -> its most frequent written form (what a
-    suggestion prints); `stems`: each such word -> its term (snippets analyse without
-    stemming); `glossary`: the analysed glossary; `books`: the book ids (to check
+    `words`: each folded word of the rulebook's indexed texts (`LEXICON_FIELDS`) -> its most
+    frequent written form (what a suggestion prints); `stems`: each such word -> its term
+    (snippets analyse without stemming; the site's map of known words); `glossary`: the analysed glossary; `books`: the book ids (to check
     `--book`); `house_book`: the base's house book (`base.yaml`, the default `--house`);
     `doc_books`: each entry's book, by document number (the house-book factor);
     `procedure_groups`: which entries are procedures, and of which situation.
@@ -200,9 +203,13 @@ class Lexicon:
         from ruling.search.analysis import STOP_WORDS, fold, stem, word_list
 
         written: Counter = Counter()
+        pieces: dict[str, list[str]] = {}  # a clause's text is cited by several procedures: split once
         for doc in docs:
-            for name in SEARCH_FIELDS:
-                written.update(word_list(doc[name]))
+            for name in LEXICON_FIELDS:
+                for piece in doc[name].split(" ; "):
+                    if piece not in pieces:
+                        pieces[piece] = word_list(piece)
+                    written.update(pieces[piece])
         forms: dict[str, Counter] = {}
         for word, count in written.items():
             forms.setdefault(fold(word), Counter())[word.lower()] += count
