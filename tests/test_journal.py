@@ -319,7 +319,7 @@ def test_csv_opens_in_a_spreadsheet_with_accents_intact(rule, run, jpath):
     assert rows[1][12] and not rows[2][12]  # the cancellation date
     assert ("Premier degré de l'échelle ; le joueur peut recevoir un avertissement (warning). 15-1 dit que les "
             "sanctions « pourront être prises dans l'ordre chronologique » : le texte le permet, il n'y oblige pas. "
-            "Cette échelle vaut « si une même faute se répète avec le même joueur ». Le règlement ne le précise pas ; "
+            "Cette échelle vaut « Si une même faute se répète avec le même joueur ». Le règlement ne le précise pas ; "
             "pour une première faute, pas encore répétée, on lit que le directeur de tournoi peut aussi avertir le joueur, "
             "au titre de 15-2 (« se réservent le droit de sanctionner toute action nuisant au bon déroulement du tournoi "
             "ou au confort des ses participants »).") == rows[2][9]

@@ -197,6 +197,20 @@ def test_a_quotation_that_is_not_the_clause_word_for_word_is_flagged(run, kb_cop
             "retirez les guillemets") in result.output.splitlines(), result.output
 
 
+def test_a_quotation_with_a_straight_apostrophe_or_a_lowered_capital_is_flagged(run, kb_copy):
+    """The source's characters inside the guillemets too: cash writes « d’un jeton impair » with a curly
+    apostrophe, and an outside audit found nine decisions quoting it with a straight one (2026-12-06)."""
+    path = kb_copy / "cash/procedures/partage-du-pot.yaml"
+    _mutate(path, "Aucun joueur ne recevra plus d’un jeton impair", "Aucun joueur ne recevra plus d'un jeton impair")
+    result = run("check", kb_path=kb_copy)
+    assert result.exit_code == 1
+    assert "cite entre guillemets « Aucun joueur ne recevra plus d'un jeton impair », qui n'est mot pour mot" in result.output
+    path = kb_copy / "club/procedures/echelle-des-sanctions.yaml"
+    _mutate(path, "Si une même faute se répète avec le même joueur", "si une même faute se répète avec le même joueur")
+    result = run("check", kb_path=kb_copy)
+    assert "cite entre guillemets « si une même faute se répète avec le même joueur », qui n'est mot" in result.output
+
+
 def test_a_quotation_cut_with_brackets_or_naming_a_procedure_is_accepted(run, kb_copy):
     path = kb_copy / MELANGE
     _mutate(path, "« Pour les cas non statués ci-avant ,le directeur de tournoi sera seul juge en la matière. »",

@@ -484,4 +484,4 @@ def limit_all_in(inputs: dict, params: dict) -> dict:
     scaled = _scaled(params["demi-mise"])
     reopens = all_in * SCALE >= full * scaled
     return {"rouvre": reopens, "moitie": _number(full * scaled, SCALE), "completer-a": full,
-            "cas": "mise-pleine" if reopens else "sous-le-seuil"}
+            "reste-a-completer": full - all_in, "cas": "mise-pleine" if reopens else "sous-le-seuil"}

@@ -129,8 +129,8 @@ QUOTE_CUT_RE = re.compile(r"\[…\]|\[\.\.\.\]|…")  # what a quotation leaves 
 
 
 def _quotable(text: str) -> str:
-    """The form in which a quotation is compared: spaces collapsed, apostrophes alike, lower case."""
-    return re.sub(r"\s+", " ", text.replace("\u00a0", " ").replace("’", "'")).strip().lower()
+    """The form in which a quotation is compared: spaces collapsed, every other character as the source has it."""
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).strip()
 
 
 def _quotations(text: str) -> list[str]:

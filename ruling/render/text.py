@@ -47,7 +47,10 @@ def clause_heading(kb, clause) -> str:
     chap = f"chapitre {chapter.id}" if chapter.id.isdigit() else "section"
     if chapter.title:
         chap += f" · {chapter.title}"
-    return f"{clause.citation}  [{where}, {chap}]"
+    # a number the source prints twice (two 14-8): the id tells them apart, the TD reads the printed one
+    printed = f" (imprimée « {clause.label} » dans le livre)" if clause.label and clause.label != clause.id \
+        and clause.id[:1].isdigit() else ""
+    return f"{clause.citation}{printed}  [{where}, {chap}]"
 
 
 def clause_report(kb, clause, color: bool = False) -> str:
