@@ -428,7 +428,7 @@
     if (allIn >= full) { throw new Refusal("tapis-atteint-la-mise-pleine", { "mise-tapis": allIn, "mise-pleine": full }); }
     var sc = scaled(params["demi-mise"]), reopens = allIn * SCALE >= full * sc;
     return { rouvre: reopens, moitie: number(full * sc, SCALE), "completer-a": full,
-             cas: reopens ? "mise-pleine" : "sous-le-seuil" };
+             "reste-a-completer": full - allIn, cas: reopens ? "mise-pleine" : "sous-le-seuil" };
   };
 
   // -- templates (ruling/templates.py) --------------------------------------------------------------
