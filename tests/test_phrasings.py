@@ -58,7 +58,7 @@ def test_a_phrasing_finds_its_entry_and_its_typos_stay_unknown_words(kb):
 
     docs = {d["key"]: d for d in documents(kb)}
     said = _file()["situations"]["club:annonce-verbale"]
-    assert docs["procedure:club:annonce-verbale"]["phrasings"].split(" ; ") == said
+    assert docs["procedure:club:annonce-verbale"]["phrasings"].split("\n") == said
     assert docs["clause:club:9-2"]["phrasings"]
     # « paqet » is typed in phrasings (« deux as de pique dans le paqet ») but is no word of the
     # rulebook: it is still corrected to « paquet »

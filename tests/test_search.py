@@ -226,6 +226,29 @@ def test_a_suggestion_is_a_word_of_the_rulebook_never_a_typo_people_typed(kb):
     assert search(kb, "arivantt").suggestion is None
 
 
+def test_said_similarity_is_the_f1_of_the_best_phrasing():
+    from ruling.search.ranking import said_similarity
+
+    concepts = [[("relanc",)], [("insuffis",), ("insuf",)]]
+    # first phrasing: both concepts (recall 4/4), two of its three terms (precision 2/3): F1 0.8;
+    # the second: « relanc » only (recall 1/4, precision 1): F1 0.4
+    assert said_similarity(concepts, [1.0, 3.0], [["relanc", "insuffis", "tapis"], ["relanc"]]) == pytest.approx(0.8)
+    assert said_similarity(concepts, [1.0, 3.0], [["relanc"]]) == pytest.approx(0.4)
+    assert said_similarity(concepts, [1.0, 3.0], [["tapis", "jeton"]]) == 0.0
+    assert said_similarity([[("carte", "brul")]], [2.0], [["carte"], ["brul", "carte"]]) == 1.0  # all its words
+
+
+def test_every_entry_keeps_its_phrasings_one_by_one_for_the_ranking(kb):
+    from ruling.search.index import open_index
+
+    index = open_index(kb)
+    said = {index.searcher.stored_fields(n)["ref"]: index.searcher.stored_fields(n)["said"]
+            for n in range(index.reader.doc_count_all())}
+    typed = kb.phrasings["clauses"]["club:9-9"]
+    assert [list(dict.fromkeys(analyze(t))) for t in typed] == said["club:9-9"] and len(typed) >= 3
+    assert all(len(p) == len(set(p)) for phrasings in said.values() for p in phrasings)
+
+
 def test_bad_options_are_french_user_errors(kb):
     from ruling.errors import UserError
 

@@ -211,3 +211,17 @@ def test_questionnaire_picker_finds_what_every_word_missed(export, tmp_path):
     assert js[0][0]["ref"] == "flop-irregulier", js[0][:3]
     assert js[1][0]["ref"] == "donner-des-jetons", js[1][:3]
     assert all(h["kind"] == "procedure" for hits in js for h in hits)
+
+
+def test_said_factor_is_the_command_lines(kb, tmp_path, monkeypatch):
+    """How well one of an entry's phrasings says the query (ranking.SAID_WEIGHT) orders the site's
+    hits as it orders the command line's, and it does reorder them."""
+    queries = [c["query"] for c in suite_cases()][:80] + ISSUE_QUERIES
+    tops = {}
+    for weight in (0.0, 12.0):
+        monkeypatch.setattr(search_module, "SAID_WEIGHT", weight)
+        js = run_js(tmp_path, search_export(kb), queries, limit=5)
+        diff = differences(kb, js, queries, 5)
+        assert not diff, f"SAID_WEIGHT={weight}: " + "\n".join(diff[:10])
+        tops[weight] = [[h["ref"] for h in hits[:3]] for hits in js]
+    assert sum(a != b for a, b in zip(tops[0.0], tops[12.0])) >= 5

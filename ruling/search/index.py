@@ -16,7 +16,7 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "22"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "24"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
 SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited", "phrasings")
@@ -27,6 +27,9 @@ LEXICON_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited")
 #: procedure's copy of its clauses' keywords, which would make those words look common; not
 #: "phrasings", words as people typed them (their typos are no words of the rulebook).
 ALL_FIELDS = ("title", "keywords", "chapter", "body", "questions")
+#: Between an entry's phrasings in its "phrasings" field: a line break, since 96 phrasings hold « ; »
+#: (the stored "said" field keeps them one by one, split on it).
+PHRASINGS_SEPARATOR = "\n"
 DASHED_NUMBER = re.compile(r"\d+-\d+(-bis)?$")  # a printed rule number: 9-13, 14-8-bis
 
 
@@ -53,6 +56,7 @@ def schema():
         # a procedure: the topics and keywords of the clauses it cites; no phrase looked for in it
         cited=TEXT(analyzer=analyzer, phrase=False),
         phrasings=TEXT(analyzer=analyzer, phrase=False),  # phrasings.yaml: what people typed to find this entry
+        said=STORED(),  # the same phrasings one by one, analysed: ranking.SAID_WEIGHT compares the query to each
         all=TEXT(analyzer=analyzer, phrase=False),
     )
 
@@ -83,7 +87,7 @@ def documents(kb) -> list[dict]:
             "body": clause.full_text,
             "questions": "",
             "cited": "",
-            "phrasings": " ; ".join(said_of_clause.get(clause.citation, [])),
+            "phrasings": PHRASINGS_SEPARATOR.join(said_of_clause.get(clause.citation, [])),
         })
     keywords_of = {clause.citation: list(clause.topics) + list(getattr(clause, "keywords", None) or []) + [clause.full_text]
                    for clause in kb.clauses()}
@@ -107,7 +111,7 @@ def documents(kb) -> list[dict]:
             "cited": " ; ".join(_cited_keywords(proc, keywords_of) + _decision_texts(proc)),
             "body": "",
             "questions": "\n".join(_question_texts(getattr(proc, "questions", None))),
-            "phrasings": " ; ".join(said_of_situation.get(f"{pbook}:{pid}", [])),
+            "phrasings": PHRASINGS_SEPARATOR.join(said_of_situation.get(f"{pbook}:{pid}", [])),
         })
     return docs
 
@@ -246,9 +250,12 @@ POSTINGS_CODEC = {"compression": 0, "blocklimit": 512}
 def _fill(ix, docs: list[dict]) -> None:
     from whoosh.codec.whoosh3 import W3Codec
 
+    from ruling.search.analysis import analyze
+
     writer = ix.writer(codec=W3Codec(**POSTINGS_CODEC))
     for doc in docs:
-        writer.add_document(**doc, all="\n".join(doc[name] for name in ALL_FIELDS))
+        said = [list(dict.fromkeys(terms)) for terms in map(analyze, doc["phrasings"].split(PHRASINGS_SEPARATOR)) if terms]
+        writer.add_document(**doc, all="\n".join(doc[name] for name in ALL_FIELDS), said=said)
     writer.commit()
 
 

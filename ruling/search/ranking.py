@@ -100,6 +100,24 @@ PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") al
 #: (whoosh's phrase matchers) where the postings take 0.5-2.
 COVERAGE_POWER = 1.0
 COVERAGE_DEPTH = 20
+#: An entry one of whose phrasings (rulebook/phrasings.yaml, what outside TDs and players typed for
+#: it) says what the query says gains: its score is multiplied by 1 + SAID_WEIGHT × the best, over
+#: its phrasings, of the F1 of recall (the rarity of the query's concepts the phrasing holds, over
+#: that of all of them; a concept is held when all the words of one of its alternatives are, a
+#: concept's rarity is that of its rarest word, log(entries / entries holding it in "all") + 1, the
+#: highest for a word of no rulebook text) and precision (the share of the phrasing's distinct terms
+#: that the first held alternative of each held concept accounts for). The "phrasings" field sums
+#: every phrasing of an entry into one text; this looks at each one whole, as a person who typed
+#: the same would. Only whoosh's best COVERAGE_DEPTH entries are re-sorted so, with the coverage
+#: factor; not for a query that names a rule's number (« voir 2-5 svp »: NUMBER_BOOST leads there;
+#: « blinds 200-400 » names none). cv, each fold without its own phrasings (`bench/search_quality.py cv --grid
+#: SAID_WEIGHT=0,3,4`, `scripts/picker_accuracy.py cv`): search r@1 / r@3 76.6 / 89.3 % at 0,
+#: 77.8 / 89.7 at 3 and at 4 (4 chosen on three folds of four); the picker 934 of 1068 at 0, 953
+#: at 3, 952 at 4. Before the phrasings were split on line breaks (96 of them hold « ; »), a grid
+#: gave 79.6 / 91.7 at 0, 80.5 / 92.1 at 2, 80.5 / 92.2 at 3, 80.8 / 92.2 at 4, 80.4 / 92.2 at 6.
+#: A precision weighted by rarity too gave +0.1 to +0.4 point, and 1 ms a search more to look up
+#: the rarity of every word of 200-odd phrasings (2026-12-06).
+SAID_WEIGHT = 4.0
 #: BM25F's parameters (whoosh's defaults), stated so another client can use the same.
 BM25_B, BM25_K1 = 0.75, 1.2
 
@@ -112,7 +130,7 @@ def ranking_data() -> dict:
             "synonym_weight_unknown": SYNONYM_WEIGHT_UNKNOWN, "fuzzy_weight": FUZZY_WEIGHT,
             "pair_weight": PAIR_WEIGHT, "pair_slop": PAIR_SLOP, "pair_fields": list(PAIR_FIELDS), "phrase_word_weight": PHRASE_WORD_WEIGHT,
             "phrase_fields": list(PHRASE_FIELDS),
-            "coverage_power": COVERAGE_POWER, "coverage_depth": COVERAGE_DEPTH,
+            "coverage_power": COVERAGE_POWER, "coverage_depth": COVERAGE_DEPTH, "said_weight": SAID_WEIGHT,
             "bm25": {"B": BM25_B, "K1": BM25_K1, "idf_field": "all"}}
 
 
@@ -205,7 +223,10 @@ def ranked(index, plan, *, house: str | None, book: str | None, kind: str | None
     # filter (`Require`, `And`) loses matching entries in its IntersectionMatcher.
     searcher = index.searcher_for(house, book, kind)
     things = asked(plan) if COVERAGE_POWER else []
-    depth = max(limit, COVERAGE_DEPTH) if len(things) > 1 else limit
+    # a query naming a rule number (« voir 2-5 svp ») is about that rule: no phrasing outranks it
+    saying = bool(SAID_WEIGHT and plan.concepts) and not any(index.knows_number(n) for n in plan.numbers)
+    resorted = len(things) > 1 or saying
+    depth = max(limit, COVERAGE_DEPTH) if resorted else limit
     # optimize=False: whoosh's block-quality skipping asks every sub-matcher of the union (every
     # alternative in every field: often hundreds) whether it can skip, every few entries, and skips
     # nothing on a union it has read whole (ArrayUnionMatcher): the same hits, 10 to 25 % faster
@@ -213,11 +234,59 @@ def ranked(index, plan, *, house: str | None, book: str | None, kind: str | None
     results = searcher.search(whoosh_query(plan), limit=depth, collapse=FieldFacet("group"), collapse_limit=1,
                               optimize=False)
     hits = [(hit.docnum, hit.score) for hit in results if hit.score > 0]
-    if len(things) > 1 and len(hits) > 1:
-        found = _covered(searcher, things, [n for n, _ in hits])
-        hits = sorted(((n, score * (found[n] / len(things)) ** COVERAGE_POWER) for n, score in hits),
+    if resorted and len(hits) > 1:
+        docnums = [n for n, _ in hits]
+        found = _covered(searcher, things, docnums) if len(things) > 1 else None
+        said = _said(searcher, plan, docnums) if saying else None
+        factors = {n: ((found[n] / len(things)) ** COVERAGE_POWER if found is not None else 1.0)
+                   * (1.0 + SAID_WEIGHT * said[n] if said is not None else 1.0) for n in docnums}
+        hits = sorted(((n, score * factors[n]) for n, score in hits),
                       key=lambda hit: -hit[1])  # stable: equal scores keep whoosh's order
     return hits[:limit]
+
+
+def _said(searcher, plan, docnums: list[int]) -> dict[int, float]:
+    """Each entry's best phrasing similarity to the query (see SAID_WEIGHT), from its stored
+    phrasings: 0 for an entry without one."""
+    import math
+
+    reader = searcher.reader()
+    entries = max(1, reader.doc_count())
+
+    def rarity(term: str) -> float:
+        held = reader.doc_frequency("all", term)
+        return math.log(entries / held) + 1.0 if held else math.log(entries) + 1.0
+
+    concepts = [[terms for terms, _ in concept.variants] for concept in plan.concepts]
+    weights = [max(rarity(t) for terms in alternatives for t in terms) for alternatives in concepts]
+    return {n: said_similarity(concepts, weights, searcher.stored_fields(n).get("said") or []) for n in docnums}
+
+
+def said_similarity(concepts: list[list[tuple[str, ...]]], weights: list[float], phrasings: list[list[str]]) -> float:
+    """The best F1 over `phrasings` (each a list of distinct terms) of the concepts' recall, weighted
+    by `weights`, and the phrasing's precision (SAID_WEIGHT); sums in list order, as the site's."""
+    total = 0.0
+    for weight in weights:
+        total += weight
+    asked = set().union(*(terms for alternatives in concepts for terms in alternatives))
+    pairs = list(zip(concepts, weights))
+    best = 0.0
+    for phrasing in phrasings:
+        held = set(phrasing)
+        if held.isdisjoint(asked):
+            continue
+        matched, covered = 0.0, set[str]()
+        for alternatives, weight in pairs:
+            for terms in alternatives:
+                if held.issuperset(terms):
+                    matched += weight
+                    covered.update(terms)
+                    break
+        if not matched:
+            continue
+        recall, precision = matched / total, len(covered) / len(phrasing)
+        best = max(best, 2 * recall * precision / (recall + precision))
+    return best
 
 
 def _covered(searcher, things: list, docnums: list[int]) -> dict[int, int]:

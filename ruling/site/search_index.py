@@ -15,7 +15,7 @@ from __future__ import annotations
 from ruling.site.escape import script_json
 
 SEARCH_DATA_SCRIPT = "assets/javascripts/ruling-search-data.js"
-EXPORT_FORMAT = 2
+EXPORT_FORMAT = 3
 
 
 def search_export(kb, url_of=None, clause_pages=None) -> dict:
@@ -44,7 +44,8 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
         docs.append({"kind": stored["kind"], "ref": stored["ref"], "book": stored["book"],
                      "bookTitle": titles.get(stored["book"], stored["book"]),
                      "title": stored.get("display_title") or "", "body": stored.get("body") or stored.get("questions") or "",
-                     "group": stored["group"], "url": url})
+                     "group": stored["group"], "url": url,
+                     "said": stored.get("said") or []})  # its phrasings, analysed: ranking.SAID_WEIGHT
     fields = {}
     for name in [*SEARCH_FIELDS, "number"]:
         scorable = bool(searcher.schema[name].scorable)

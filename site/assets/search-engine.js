@@ -431,6 +431,46 @@
     return count;
   };
 
+  /** ranking._said: the best F1, over entry `doc`'s phrasings, of the share of the concepts' rarity
+   *  it holds and the share of its terms the first held alternative of each held concept covers. */
+  Engine.prototype.said = function (plan, weights, doc) {
+    var total = 0;
+    weights.forEach(function (w) { total += w; });
+    var best = 0;
+    (this.data.docs[doc].said || []).forEach(function (phrasing) {
+      var held = new Set(phrasing), matched = 0, covered = new Set();
+      plan.concepts.forEach(function (concept, i) {
+        for (var k = 0; k < concept.length; k++) {
+          if (concept[k][0].every(function (t) { return held.has(t); })) {
+            matched += weights[i];
+            concept[k][0].forEach(function (t) { covered.add(t); });
+            return;
+          }
+        }
+      });
+      if (!matched) { return; }
+      var recall = matched / total, precision = covered.size / phrasing.length;
+      best = Math.max(best, 2 * recall * precision / (recall + precision));
+    });
+    return best;
+  };
+
+  /** Each concept's rarity for `said`: that of its rarest word, log(entries / entries holding it) + 1,
+   *  the highest for a word no entry holds. */
+  Engine.prototype.saidWeights = function (plan) {
+    var self = this, n = Math.max(1, this.data.doc_count);
+    return plan.concepts.map(function (concept) {
+      var best = -Infinity;
+      concept.forEach(function (v) {
+        v[0].forEach(function (t) {
+          var df = self.entryFrequency(t);
+          best = Math.max(best, df ? Math.log(n / df) + 1 : Math.log(n) + 1);
+        });
+      });
+      return best;
+    });
+  };
+
   /** An entry's factor (ranking.entry_factors): the procedure weight, the house boost, 0 if filtered. */
   Engine.prototype.factor = function (d, options, house) {
     if ((options.book && d.book !== options.book) || (options.kind && d.kind !== options.kind)) { return 0; }
@@ -463,17 +503,24 @@
       if (total > 0) { ranked.push([total, n]); }  // none: only a phrase's first word is there
     });
     ranked.sort(function (a, b) { return (b[0] - a[0]) || (a[1] - b[1]); });
-    if (p.coverage_power && asked > 1) {
+    var covering = p.coverage_power && asked > 1, saying = p.said_weight && plan.concepts.length && !plan.numbers.some(function (n) {
+      return Object.prototype.hasOwnProperty.call(self.data.fields.number.postings, n);  // SearchIndex.knows_number
+    });
+    if (covering || saying) {
       // ranking.ranked: the best coverage_depth entries (one per situation) times the share of
-      // the concepts and numbers asked about that they match, to the power coverage_power
+      // the concepts and numbers asked about that they match, to the power coverage_power, and
+      // times 1 + said_weight × how well one of their phrasings says the query
       var top = [], groups = new Set(), depth = Math.max(limit, p.coverage_depth);
+      var weights = saying ? this.saidWeights(plan) : [];
       for (var r = 0; r < ranked.length && top.length < depth; r++) {
         var g = docs[ranked[r][1]].group;
         if (!options.allProcedures) {
           if (groups.has(g)) { continue; }
           groups.add(g);
         }
-        top.push([ranked[r][0] * Math.pow(this.covered(plan, ranked[r][1]) / asked, p.coverage_power), ranked[r][1], top.length]);
+        var factor = (covering ? Math.pow(this.covered(plan, ranked[r][1]) / asked, p.coverage_power) : 1)
+          * (saying ? 1 + p.said_weight * this.said(plan, weights, ranked[r][1]) : 1);
+        top.push([ranked[r][0] * factor, ranked[r][1], top.length]);
       }
       top.sort(function (a, b) { return (b[0] - a[0]) || (a[2] - b[2]); });  // equal scores keep their order
       ranked = top;
