@@ -47,7 +47,8 @@ HELD_OUT_AT_1, HELD_OUT_AT_3 = 0.82, 0.93
 #: then 107/120 and 117/120 with the phrasings, 109/120 and 117/120 with the eighth batch's,
 #: 110/120 and 118/120 with the ninth's, the same with the tenth's, 111/120 and 118/120 with the eleventh's,
 #: 111/120 and 119/120 with the twelfth's, 113/120 and 118/120 without phrases in the phrasings,
-#: 115/120 and 120/120 with each phrasing compared whole (ranking.SAID_WEIGHT)
+#: 115/120 and 120/120 with each phrasing compared whole (ranking.SAID_WEIGHT); with a thirteenth
+#: writer's 88 (85 and 88 of them before joining), 200/208 and 208/208
 FRESH_AT_1, FRESH_AT_3 = 0.95, 0.99
 
 
