@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from ruling.search import QueryPlan, ranked, search
-from ruling.search.index import ALL_FIELDS, Lexicon, SearchIndex, documents, open_index, schema
+from ruling.search.index import Lexicon, SearchIndex, documents, indexed, open_index, schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = yaml.safe_load((ROOT / "tests" / "search_queries.yaml").read_text(encoding="utf-8"))["queries"]
@@ -58,7 +58,7 @@ def test_an_index_of_several_segments_ranks_as_one(kb):
     for chunk in (docs[:120], docs[120:240], docs[240:]):
         writer = ix.writer()
         for doc in chunk:
-            writer.add_document(**doc, all="\n".join(doc[name] for name in ALL_FIELDS))
+            writer.add_document(**indexed(doc))
         writer.commit(merge=False)
     lexicon = Lexicon.build(docs, kb.glossary, [b.id for b in kb.books])
     lexicon.note_documents(ix)

@@ -16,9 +16,10 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "24"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "25"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
-LEXICON = "lexicon.json"  # written forms, the analysed glossary, books: what whoosh does not keep
+LEXICON = "lexicon.json"  # the analysed glossary, books, stems: what whoosh does not keep
+WORDS = "words.json"  # the written forms a suggestion prints: read only when a search finds nothing
 SEARCH_FIELDS = ("title", "keywords", "chapter", "body", "questions", "cited", "phrasings")
 #: The fields whose words a suggestion may propose (« Vouliez-vous dire … ? ») and whose terms the
 #: lexicon keeps: the rulebook's words, not "phrasings" (what people typed: « anonce », « arivant »).
@@ -187,12 +188,12 @@ class Lexicon:
     (A plain class: a dataclass would import `inspect` into every `ruling search`.)
     """
 
-    __slots__ = ("words", "glossary", "books", "doc_books", "procedure_groups", "stems", "house_book")
+    __slots__ = ("_words", "_words_file", "glossary", "books", "doc_books", "procedure_groups", "stems", "house_book")
 
-    def __init__(self, words: dict[str, str], glossary: GlossaryMap, books: list[str] | None = None,
+    def __init__(self, words: dict[str, str] | None, glossary: GlossaryMap, books: list[str] | None = None,
                  doc_books: list[str] | None = None, procedure_groups: dict[int, str] | None = None,
-                 stems: dict[str, str] | None = None, house_book: str | None = None):
-        self.words = words
+                 stems: dict[str, str] | None = None, house_book: str | None = None, words_file: Path | None = None):
+        self._words, self._words_file = words, words_file
         self.glossary = glossary
         self.books = [] if books is None else books
         self.doc_books = [] if doc_books is None else doc_books
@@ -221,16 +222,29 @@ class Lexicon:
         stems = {folded: stem(folded) for folded in table if folded not in STOP_WORDS}
         return cls(table, glossary_map(glossary), list(books), stems=stems, house_book=house_book)
 
+    @property
+    def words(self) -> dict[str, str]:
+        """Folded word -> written form, read from the index folder on first use (a search that
+        finds nothing asks for it; the others never do)."""
+        if self._words is None:
+            try:
+                loaded = json.loads(self._words_file.read_text(encoding="utf-8")) if self._words_file else {}
+            except (OSError, ValueError):
+                loaded = {}
+            self._words = loaded if isinstance(loaded, dict) else {}
+        return self._words
+
     def to_json(self) -> dict:
-        return {"words": self.words, "glossary": self.glossary.to_json(), "books": self.books,
+        """All but `words` (written apart, `WORDS`)."""
+        return {"glossary": self.glossary.to_json(), "books": self.books,
                 "doc_books": self.doc_books, "procedure_groups": [[n, g] for n, g in self.procedure_groups.items()],
                 "stems": self.stems, "house_book": self.house_book}
 
     @classmethod
-    def from_json(cls, data: dict) -> Lexicon:
-        return cls(dict(data["words"]), GlossaryMap.from_json(data["glossary"]), list(data["books"]),
-                   list(data["doc_books"]), {n: g for n, g in data["procedure_groups"]}, dict(data["stems"]),
-                   data.get("house_book"))
+    def from_json(cls, data: dict, words_file: Path | None = None) -> Lexicon:
+        return cls(None, GlossaryMap.from_json(data["glossary"]), list(data["books"]),
+                   list(data["doc_books"]), {n: g for n, g in data["procedure_groups"]}, data["stems"],
+                   data.get("house_book"), words_file)
 
     def note_documents(self, ix) -> None:
         """Record each entry's book and which entries are procedures (kept with the index)."""
@@ -247,15 +261,21 @@ class Lexicon:
 POSTINGS_CODEC = {"compression": 0, "blocklimit": 512}
 
 
+def indexed(doc: dict) -> dict:
+    """What whoosh is given for an entry of `documents`: its fields, "all", and its phrasings one
+    by one, analysed ("said")."""
+    from ruling.search.analysis import analyze
+
+    said = [list(dict.fromkeys(terms)) for terms in map(analyze, doc["phrasings"].split(PHRASINGS_SEPARATOR)) if terms]
+    return {**doc, "all": "\n".join(doc[name] for name in ALL_FIELDS), "said": said}
+
+
 def _fill(ix, docs: list[dict]) -> None:
     from whoosh.codec.whoosh3 import W3Codec
 
-    from ruling.search.analysis import analyze
-
     writer = ix.writer(codec=W3Codec(**POSTINGS_CODEC))
     for doc in docs:
-        said = [list(dict.fromkeys(terms)) for terms in map(analyze, doc["phrasings"].split(PHRASINGS_SEPARATOR)) if terms]
-        writer.add_document(**doc, all="\n".join(doc[name] for name in ALL_FIELDS), said=said)
+        writer.add_document(**indexed(doc))
     writer.commit()
 
 
@@ -276,6 +296,7 @@ def build_index_dir(target_parent: Path, digest: str, docs: list[dict], glossary
         lexicon.note_documents(ix)
         ix.close()
         (tmp / LEXICON).write_text(json.dumps(lexicon.to_json(), ensure_ascii=False), encoding="utf-8")
+        (tmp / WORDS).write_text(json.dumps(lexicon.words, ensure_ascii=False), encoding="utf-8")
         (tmp / MARKER).write_text(f"{INDEX_FORMAT}\n{len(docs)}\n", encoding="utf-8")
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -497,7 +518,7 @@ def _open_dir(path: Path, cache_key: str) -> SearchIndex | None:
         fmt, count = (path / MARKER).read_text(encoding="utf-8").split()
         if fmt != INDEX_FORMAT:
             return None
-        lexicon = Lexicon.from_json(json.loads((path / LEXICON).read_text(encoding="utf-8")))
+        lexicon = Lexicon.from_json(json.loads((path / LEXICON).read_text(encoding="utf-8")), path / WORDS)
         # Our schema, not the one pickled in the table of contents: whoosh then skips unpickling it
         # (twice: opening and the reader), and the index was built from this same code (INDEX_FORMAT).
         ix = _Storage(str(path), readonly=True).open_index(schema=schema())

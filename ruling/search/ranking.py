@@ -97,9 +97,13 @@ PHRASE_WORD_WEIGHT = 0.5  # each word of a glossary phrase ("carte brûlée") al
 #: so 1. The depth does not matter from 10 to 100 (search cv at 0.75 and 1; picker cv 187 at 20
 #: and 50): 20 costs 0.4 ms a search less than 50. Looking for each alternative's words in one
 #: field, a phrase side by side, gave the same figures within 0.3 point and took 2-4 ms a search
-#: (whoosh's phrase matchers) where the postings take 0.5-2.
+#: (whoosh's phrase matchers) where the postings take 0.5-2. With SAID_WEIGHT below, 15 (from 20):
+#: search cv 77.8 / 89.7 % at 20, 77.8 / 89.8 at 15 and at 10, the picker's cv 952 of 1068 at 20, 15
+#: and 10, and the said factor looks at fewer entries (0.5 ms of the first search); not 10, the
+#: 10 hits `ruling search` shows: a procedure 11th in whoosh's sum could no longer climb among them
+#: (« flop irregulier carte brulee », tests/test_search.py), 2026-12-06.
 COVERAGE_POWER = 1.0
-COVERAGE_DEPTH = 20
+COVERAGE_DEPTH = 15
 #: An entry one of whose phrasings (rulebook/phrasings.yaml, what outside TDs and players typed for
 #: it) says what the query says gains: its score is multiplied by 1 + SAID_WEIGHT × the best, over
 #: its phrasings, of the F1 of recall (the rarity of the query's concepts the phrasing holds, over
@@ -108,7 +112,7 @@ COVERAGE_DEPTH = 20
 #: highest for a word of no rulebook text) and precision (the share of the phrasing's distinct terms
 #: that the first held alternative of each held concept accounts for). The "phrasings" field sums
 #: every phrasing of an entry into one text; this looks at each one whole, as a person who typed
-#: the same would. Only whoosh's best COVERAGE_DEPTH entries are re-sorted so, with the coverage
+#: the same would. Only whoosh's best COVERAGE_DEPTH (15) entries are re-sorted so, with the coverage
 #: factor; not for a query that names a rule's number (« voir 2-5 svp »: NUMBER_BOOST leads there;
 #: « blinds 200-400 » names none). cv, each fold without its own phrasings (`bench/search_quality.py cv --grid
 #: SAID_WEIGHT=0,3,4`, `scripts/picker_accuracy.py cv`): search r@1 / r@3 76.6 / 89.3 % at 0,
