@@ -77,3 +77,19 @@ def test_a_number_printed_twice_in_the_source_is_shown_as_printed(run):
 def test_tda_scale_of_sanctions_does_not_open_on_a_contradiction(run):
     data = decision(run, "echelle-des-sanctions", "tda", "faute=faute-de-jeu", "recidive=non")
     assert "Mais pour une main exposée alors que le coup est en cours, « Exposer sa main » dit" in data["decision"]
+
+
+def test_tda_announcement_before_his_turn_flags_what_the_text_does_not_say(run):
+    # tda:annonces-de-mise says when such an announcement binds, not what becomes of it once the bets rose
+    # (the replay of the audit, 2026-12-06)
+    data = decision(run, "action-hors-tour", "tda", "tour-arrive=oui", "situation-changee=oui")
+    assert "Le règlement ne le précise pas ; on en déduit qu'ici l'annonce ne l'engage plus" in data["decision"]
+    assert data["interpretation"]
+    waiting = decision(run, "action-hors-tour", "tda", "tour-arrive=non")
+    assert "Le règlement ne le précise pas ; si un joueur intermédiaire mise ou relance" in waiting["decision"]
+
+
+def test_a_short_quotation_keeps_the_source_s_apostrophe(run):
+    data = decision(run, "jetons-sur-la-table", "infos", "cas=jetons-emportes")
+    assert "« de l’extérieur »" in data["decision"] + (data.get("interpretation") or "")
+    assert "« de l'extérieur" not in data["decision"]
