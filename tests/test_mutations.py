@@ -84,7 +84,7 @@ MUTATIONS = {
     "case-left-without-sentence": (RAISE, regex(r"^      suivi: \"Relance insuffisante sans annonce.*\n", ""),
                                    "ne dit rien du cas « suivi »", "completee:"),
     "calculator-no-procedure-uses": ("cash/procedures/mise-tapis-limite.yaml",
-                                     regex(r"^    compute: tapis-a-limite\n    decision:\n(      .*\n)+",
+                                     regex(r"^    compute: tapis-a-limite\n    decision:\n(      .*\n)+(    interpretation:\n(      .*\n)+)?",
                                            "    decision: La règle de la demi-mise s'applique.\n"),
                                      "le calculateur « tapis-a-limite » n'est utilisé par aucune procédure",
                                      "demi-mise"),
