@@ -239,10 +239,10 @@ def test_said_similarity_is_the_f1_of_the_best_phrasing():
 
 
 def test_every_entry_keeps_its_phrasings_one_by_one_for_the_ranking(kb):
-    from ruling.search.index import open_index
+    from ruling.search.index import open_index, said_of
 
     index = open_index(kb)
-    said = {index.searcher.stored_fields(n)["ref"]: index.searcher.stored_fields(n)["said"]
+    said = {index.searcher.stored_fields(n)["ref"]: said_of(index.searcher.stored_fields(n))
             for n in range(index.reader.doc_count_all())}
     typed = kb.phrasings["clauses"]["club:9-9"]
     assert [list(dict.fromkeys(analyze(t))) for t in typed] == said["club:9-9"] and len(typed) >= 3

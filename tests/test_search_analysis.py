@@ -7,11 +7,13 @@ modes whoosh uses: indexing (positions), highlighting (chars, stop words kept), 
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from whoosh.analysis import Filter, StemFilter, StopFilter, Tokenizer
 from whoosh.analysis.acore import Token
 
-from ruling.search.analysis import STOP_WORDS, FrenchAnalyzer, fold, stem, words
+from ruling.search.analysis import STOP_WORDS, FrenchAnalyzer, analyze, fold, stem, words
 from ruling.search.index import SEARCH_FIELDS, documents
 
 
@@ -73,3 +75,18 @@ def test_stop_words_kept_for_highlighting_are_marked_and_not_stemmed():
 
 def test_positions_are_renumbered_over_the_words_kept():
     assert [(t.text, t.pos) for t in FrenchAnalyzer()("le joueur et la carte", positions=True)] == [("joueur", 1), ("cart", 2)]
+
+
+def test_analyze_many_is_analyze_for_each_text():
+    """The index build analyses the 3,200 phrasings through a memo of written words: the same terms."""
+    import yaml
+
+    from ruling.search.analysis import analyze_many
+
+    said = yaml.safe_load((Path(__file__).resolve().parent.parent / "rulebook" / "phrasings.yaml").read_text(encoding="utf-8"))
+    texts = [p for part in ("clauses", "situations") for v in said[part].values() for p in v]
+    texts += ["N'a pas vu", "l’ordre d'arrivée", "Qu'il relance ET relance", "", "2-5 9.13 été Été"]
+    memo: dict = {}
+    assert analyze_many(texts, memo) == [analyze(t) for t in texts]
+    assert memo["relance"] == "relanc" and memo["les"] is None
+    assert analyze_many(["relance insuffisante"], {"relance": "zzz"}) == [["zzz", "insuffis"]]  # the memo is read

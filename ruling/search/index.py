@@ -16,7 +16,7 @@ from typing import Any
 from ruling.search import whoosh_fast  # noqa: F401  (before any whoosh import: see its docstring)
 from ruling.search.query import GlossaryMap, glossary_map
 
-INDEX_FORMAT = "25"  # bump when the schema or the analysis changes: older indexes get rebuilt
+INDEX_FORMAT = "26"  # bump when the schema or the analysis changes: older indexes get rebuilt
 MARKER = "ruling-index.ok"  # written last, before the rename: its absence means half-written
 LEXICON = "lexicon.json"  # the analysed glossary, books, stems: what whoosh does not keep
 WORDS = "words.json"  # the written forms a suggestion prints: read only when a search finds nothing
@@ -57,7 +57,7 @@ def schema():
         # a procedure: the topics and keywords of the clauses it cites; no phrase looked for in it
         cited=TEXT(analyzer=analyzer, phrase=False),
         phrasings=TEXT(analyzer=analyzer, phrase=False),  # phrasings.yaml: what people typed to find this entry
-        said=STORED(),  # the same phrasings one by one, analysed: ranking.SAID_WEIGHT compares the query to each
+        said=STORED(),  # the same phrasings analysed, a line each (`said_of`): ranking.SAID_WEIGHT compares the query to each
         all=TEXT(analyzer=analyzer, phrase=False),
     )
 
@@ -261,21 +261,29 @@ class Lexicon:
 POSTINGS_CODEC = {"compression": 0, "blocklimit": 512}
 
 
-def indexed(doc: dict) -> dict:
+def indexed(doc: dict, memo: dict[str, str | None] | None = None) -> dict:
     """What whoosh is given for an entry of `documents`: its fields, "all", and its phrasings one
-    by one, analysed ("said")."""
-    from ruling.search.analysis import analyze
+    by one, analysed ("said"; `memo`: the written words already analysed, `analyze_many`)."""
+    from ruling.search.analysis import analyze_many
 
-    said = [list(dict.fromkeys(terms)) for terms in map(analyze, doc["phrasings"].split(PHRASINGS_SEPARATOR)) if terms]
+    phrasings = analyze_many(doc["phrasings"].split(PHRASINGS_SEPARATOR), {} if memo is None else memo)
+    said = "\n".join(" ".join(dict.fromkeys(terms)) for terms in phrasings if terms)
     return {**doc, "all": "\n".join(doc[name] for name in ALL_FIELDS), "said": said}
+
+
+def said_of(stored: dict) -> list[list[str]]:
+    """An entry's phrasings, each its distinct terms, from its stored fields ("said")."""
+    said = stored.get("said") or ""
+    return [phrasing.split(" ") for phrasing in said.split("\n")] if said else []
 
 
 def _fill(ix, docs: list[dict]) -> None:
     from whoosh.codec.whoosh3 import W3Codec
 
     writer = ix.writer(codec=W3Codec(**POSTINGS_CODEC))
+    memo: dict[str, str | None] = {}
     for doc in docs:
-        writer.add_document(**indexed(doc))
+        writer.add_document(**indexed(doc, memo))
     writer.commit()
 
 

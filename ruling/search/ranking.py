@@ -254,6 +254,8 @@ def _said(searcher, plan, docnums: list[int]) -> dict[int, float]:
     phrasings: 0 for an entry without one."""
     import math
 
+    from ruling.search.index import said_of
+
     reader = searcher.reader()
     entries = max(1, reader.doc_count())
 
@@ -263,7 +265,7 @@ def _said(searcher, plan, docnums: list[int]) -> dict[int, float]:
 
     concepts = [[terms for terms, _ in concept.variants] for concept in plan.concepts]
     weights = [max(rarity(t) for terms in alternatives for t in terms) for alternatives in concepts]
-    return {n: said_similarity(concepts, weights, searcher.stored_fields(n).get("said") or []) for n in docnums}
+    return {n: said_similarity(concepts, weights, said_of(searcher.stored_fields(n))) for n in docnums}
 
 
 def said_similarity(concepts: list[list[tuple[str, ...]]], weights: list[float], phrasings: list[list[str]]) -> float:

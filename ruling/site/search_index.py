@@ -25,7 +25,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
     `page.md#anchor` (both from the site); without them the entries carry no URL.
     """
     from ruling.search import analysis, open_index, query, ranking, snippets
-    from ruling.search.index import ALL_FIELDS, SEARCH_FIELDS
+    from ruling.search.index import ALL_FIELDS, SEARCH_FIELDS, said_of
     from ruling.site import paths
 
     index = open_index(kb)
@@ -45,7 +45,7 @@ def search_export(kb, url_of=None, clause_pages=None) -> dict:
                      "bookTitle": titles.get(stored["book"], stored["book"]),
                      "title": stored.get("display_title") or "", "body": stored.get("body") or stored.get("questions") or "",
                      "group": stored["group"], "url": url,
-                     "said": stored.get("said") or []})  # its phrasings, analysed: ranking.SAID_WEIGHT
+                     "said": said_of(stored)})  # its phrasings, analysed: ranking.SAID_WEIGHT
     fields = {}
     for name in [*SEARCH_FIELDS, "number"]:
         scorable = bool(searcher.schema[name].scorable)
