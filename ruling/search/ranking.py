@@ -241,7 +241,7 @@ def ranked(index, plan, *, house: str | None, book: str | None, kind: str | None
     if resorted and len(hits) > 1:
         docnums = [n for n, _ in hits]
         found = _covered(searcher, things, docnums) if len(things) > 1 else None
-        said = _said(searcher, plan, docnums) if saying else None
+        said = _said(index, searcher, plan, docnums) if saying else None
         factors = {n: ((found[n] / len(things)) ** COVERAGE_POWER if found is not None else 1.0)
                    * (1.0 + SAID_WEIGHT * said[n] if said is not None else 1.0) for n in docnums}
         hits = sorted(((n, score * factors[n]) for n, score in hits),
@@ -249,22 +249,16 @@ def ranked(index, plan, *, house: str | None, book: str | None, kind: str | None
     return hits[:limit]
 
 
-def _said(searcher, plan, docnums: list[int]) -> dict[int, float]:
+def _said(index, searcher, plan, docnums: list[int]) -> dict[int, float]:
     """Each entry's best phrasing similarity to the query (see SAID_WEIGHT), from its stored
     phrasings: 0 for an entry without one."""
     import math
 
     from ruling.search.index import said_of
 
-    reader = searcher.reader()
-    entries = max(1, reader.doc_count())
-
-    def rarity(term: str) -> float:
-        held = reader.doc_frequency("all", term)
-        return math.log(entries / held) + 1.0 if held else math.log(entries) + 1.0
-
+    unknown = math.log(max(1, index.reader.doc_count())) + 1.0  # a word no entry holds: the rarest
     concepts = [[terms for terms, _ in concept.variants] for concept in plan.concepts]
-    weights = [max(rarity(t) for terms in alternatives for t in terms) for alternatives in concepts]
+    weights = [max(index.rarity((t,)) or unknown for terms in alternatives for t in terms) for alternatives in concepts]
     return {n: said_similarity(concepts, weights, said_of(searcher.stored_fields(n))) for n in docnums}
 
 

@@ -458,14 +458,11 @@
   /** Each concept's rarity for `said`: that of its rarest word, log(entries / entries holding it) + 1,
    *  the highest for a word no entry holds. */
   Engine.prototype.saidWeights = function (plan) {
-    var self = this, n = Math.max(1, this.data.doc_count);
+    var self = this, unknown = Math.log(Math.max(1, this.data.doc_count)) + 1;
     return plan.concepts.map(function (concept) {
       var best = -Infinity;
       concept.forEach(function (v) {
-        v[0].forEach(function (t) {
-          var df = self.entryFrequency(t);
-          best = Math.max(best, df ? Math.log(n / df) + 1 : Math.log(n) + 1);
-        });
+        v[0].forEach(function (t) { best = Math.max(best, self.rarity([t]) || unknown); });
       });
       return best;
     });
