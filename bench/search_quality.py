@@ -91,17 +91,24 @@ def copied_from(keyword: str, queries: list[str]) -> bool:
     return bool(terms) and any(len(terms & set(analyze(q))) >= COPIED * len(terms) for q in queries)
 
 
+def phrasings_without(phrasings: str, own) -> str:
+    """An entry's "phrasings" field without the phrasings in `own` (a fold's own queries, exactly)."""
+    from ruling.search.index import PHRASINGS_SEPARATOR
+
+    return PHRASINGS_SEPARATOR.join(w for w in phrasings.split(PHRASINGS_SEPARATOR) if w and w not in own)
+
+
 def fold_index(kb, queries: list[str], cache_key: str):
     """An index in memory of `kb` whose clause keywords copied from `queries`, and `queries` as
     phrasings, are left out."""
-    from ruling.search.index import PHRASINGS_SEPARATOR, default_house, documents, ram_index
+    from ruling.search.index import default_house, documents, ram_index
 
     docs, own = documents(kb), set(queries)
     for clause, doc in zip(kb.clauses(), docs):
         kept = [k for k in (getattr(clause, "keywords", None) or []) if not copied_from(k, queries)]
         doc["keywords"] = " ; ".join(list(clause.topics) + kept)
         # a fold's own queries, exactly: the phrasings of other queries stay, as they do for held-out ones
-        doc["phrasings"] = PHRASINGS_SEPARATOR.join(w for w in doc["phrasings"].split(PHRASINGS_SEPARATOR) if w and w not in own)
+        doc["phrasings"] = phrasings_without(doc["phrasings"], own)
     return ram_index(docs, kb.glossary, [b.id for b in kb.books], cache_key, default_house(kb))
 
 

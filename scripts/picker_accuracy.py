@@ -71,7 +71,7 @@ def cross_validate(kb, misses: list | None = None) -> tuple[int, int]:
     import importlib.util
 
     import ruling.search
-    from ruling.search.index import PHRASINGS_SEPARATOR, default_house, documents, ram_index
+    from ruling.search.index import default_house, documents, ram_index
 
     spec = importlib.util.spec_from_file_location("search_quality", SUITE.parents[2] / "bench" / "search_quality.py")
     quality = importlib.util.module_from_spec(spec)
@@ -85,8 +85,7 @@ def cross_validate(kb, misses: list | None = None) -> tuple[int, int]:
         docs = documents(kb)
         for doc in docs:
             if doc["kind"] == "procedure":
-                doc["phrasings"] = PHRASINGS_SEPARATOR.join(w for w in doc["phrasings"].split(PHRASINGS_SEPARATOR)
-                                                            if w and w not in words)
+                doc["phrasings"] = quality.phrasings_without(doc["phrasings"], set(words))
                 for name in ("keywords", "cited"):
                     doc[name] = " ; ".join(w for w in doc[name].split(" ; ") if not quality.copied_from(w, words))
         index = ram_index(docs, kb.glossary, [b.id for b in kb.books], f"picker-cv-{k}", default_house(kb))
